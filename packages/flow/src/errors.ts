@@ -1,0 +1,76 @@
+const ADKIT_ERROR = Symbol.for('adkit.error');
+
+/** Stable codes of the errors adkit throws at programmers. */
+export type AdkitErrorCode =
+  | 'INVALID_CONFIG'
+  | 'DUPLICATE_TOOL'
+  | 'SESSION_ERROR'
+  | 'ARTIFACT_ERROR'
+  | 'MEMORY_ERROR'
+  | 'MODEL_ERROR'
+  | 'SCRIPT_EXHAUSTED'
+  | 'TOOL_ERROR'
+  | (string & {});
+
+/**
+ * Base of every error adkit throws. Check with `isAdkitError()`, which works across copies of
+ * the package (a `Symbol.for` marker, not `instanceof`).
+ */
+export class AdkitError extends Error {
+  readonly code: AdkitErrorCode;
+
+  constructor(code: AdkitErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AdkitError';
+    this.code = code;
+    Object.defineProperty(this, ADKIT_ERROR, { value: true });
+  }
+}
+
+/** A wrong argument or option at construction; the message names the fix. */
+export class ConfigError extends AdkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_CONFIG', message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+/** A session could not be created, found or appended to. */
+export class SessionError extends AdkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SESSION_ERROR', message, options);
+    this.name = 'SessionError';
+  }
+}
+
+/** An artifact operation failed, or no artifact service is configured. */
+export class ArtifactError extends AdkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('ARTIFACT_ERROR', message, options);
+    this.name = 'ArtifactError';
+  }
+}
+
+/** A memory operation failed, or no memory service is configured. */
+export class MemoryError extends AdkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('MEMORY_ERROR', message, options);
+    this.name = 'MemoryError';
+  }
+}
+
+/** Whether the value is an adkit error (from any copy of the package). */
+export function isAdkitError(value: unknown): value is AdkitError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ADKIT_ERROR] === true;
+}
+
+/** A readable message from anything thrown. */
+export function errorMessage(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message || thrown.name;
+  if (typeof thrown === 'string') return thrown;
+  try {
+    return JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    return String(thrown);
+  }
+}

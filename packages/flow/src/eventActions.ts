@@ -1,0 +1,39 @@
+/** A confirmation asked for, or given, for one tool call (spec HC-1). */
+export interface ToolConfirmation {
+  hint?: string;
+  confirmed: boolean;
+  payload?: unknown;
+}
+
+/** What an event changes besides its content (spec TC-12). */
+export interface EventActions {
+  /** State changes; keys may carry the `app:`, `user:` and `temp:` prefixes. */
+  stateDelta: Record<string, unknown>;
+  /** Artifact name → the version this event saved. */
+  artifactDelta: Record<string, number>;
+  /** Do not call the model again to summarise this function response (FL-17). */
+  skipSummarization?: boolean;
+  /** Stop the enclosing loop agent. */
+  escalate?: boolean;
+  /** Hand the conversation to another agent. */
+  transferToAgent?: string;
+  /** Original function-call id → the confirmation requested for it (HC-1). */
+  requestedToolConfirmations?: Record<string, ToolConfirmation>;
+}
+
+/** Fresh, empty actions: both maps allocated, as every new event has them (TC-12). */
+export function createEventActions(init: Partial<EventActions> = {}): EventActions {
+  return { ...init, stateDelta: { ...init.stateDelta }, artifactDelta: { ...init.artifactDelta } };
+}
+
+/** True when the actions carry nothing worth persisting on their own. */
+export function isEmptyActions(actions: EventActions): boolean {
+  return (
+    Object.keys(actions.stateDelta).length === 0 &&
+    Object.keys(actions.artifactDelta).length === 0 &&
+    !actions.skipSummarization &&
+    !actions.escalate &&
+    !actions.transferToAgent &&
+    Object.keys(actions.requestedToolConfirmations ?? {}).length === 0
+  );
+}

@@ -1,0 +1,50 @@
+import type { Part } from './content.js';
+import type { ArtifactKey, ArtifactService } from './artifactService.js';
+import { ArtifactError } from './errors.js';
+
+/** Artifacts in this process's memory. */
+export class InMemoryArtifactService implements ArtifactService {
+  private readonly artifacts = new Map<string, Part[]>();
+
+  async saveArtifact(request: ArtifactKey & { artifact: Part }): Promise<number> {
+    if (!request.filename)
+      throw new ArtifactError('saveArtifact needs a filename; pass a non-empty name such as "report.txt".');
+    const path = artifactPath(request);
+    let versions = this.artifacts.get(path);
+    if (!versions) this.artifacts.set(path, (versions = []));
+    versions.push(structuredClone(request.artifact));
+    return versions.length - 1;
+  }
+
+  async loadArtifact(request: ArtifactKey & { version?: number }): Promise<Part | undefined> {
+    const versions = this.artifacts.get(artifactPath(request));
+    if (!versions || versions.length === 0) return undefined;
+    const part = request.version === undefined ? versions[versions.length - 1] : versions[request.version];
+    return part && structuredClone(part);
+  }
+
+  async listArtifactKeys(request: Omit<ArtifactKey, 'filename'>): Promise<string[]> {
+    const sessionPrefix = `${request.appName}/${request.userId}/${request.sessionId}/`;
+    const userPrefix = `${request.appName}/${request.userId}/user/`;
+    const names: string[] = [];
+    for (const path of this.artifacts.keys()) {
+      if (path.startsWith(sessionPrefix)) names.push(path.slice(sessionPrefix.length));
+      else if (path.startsWith(userPrefix)) names.push(path.slice(userPrefix.length));
+    }
+    return names.sort();
+  }
+
+  async deleteArtifact(request: ArtifactKey): Promise<void> {
+    this.artifacts.delete(artifactPath(request));
+  }
+
+  async listVersions(request: ArtifactKey): Promise<number[]> {
+    return (this.artifacts.get(artifactPath(request)) ?? []).map((_, i) => i);
+  }
+}
+
+function artifactPath(key: ArtifactKey): string {
+  return key.filename.startsWith('user:')
+    ? `${key.appName}/${key.userId}/user/${key.filename}`
+    : `${key.appName}/${key.userId}/${key.sessionId}/${key.filename}`;
+}

@@ -1,0 +1,2 @@
+// The public API of @adkit/flow/testing.
+export {};
