@@ -24,12 +24,12 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async listArtifactKeys(request: Omit<ArtifactKey, 'filename'>): Promise<string[]> {
-    const sessionPrefix = `${request.appName}/${request.userId}/${request.sessionId}/`;
-    const userPrefix = `${request.appName}/${request.userId}/user/`;
     const names: string[] = [];
-    for (const path of this.artifacts.keys()) {
-      if (path.startsWith(sessionPrefix)) names.push(path.slice(sessionPrefix.length));
-      else if (path.startsWith(userPrefix)) names.push(path.slice(userPrefix.length));
+    for (const [path, versions] of this.artifacts) {
+      if (versions.length === 0) continue;
+      const [appName, userId, sessionId, filename] = JSON.parse(path) as [string, string, string | null, string];
+      if (appName !== request.appName || userId !== request.userId) continue;
+      if (sessionId === null || sessionId === request.sessionId) names.push(filename);
     }
     return names.sort();
   }
@@ -43,8 +43,8 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 }
 
+/** A collision-free key: user-scoped names (`user:…`) belong to no session. */
 function artifactPath(key: ArtifactKey): string {
-  return key.filename.startsWith('user:')
-    ? `${key.appName}/${key.userId}/user/${key.filename}`
-    : `${key.appName}/${key.userId}/${key.sessionId}/${key.filename}`;
+  const sessionId = key.filename.startsWith('user:') ? null : key.sessionId;
+  return JSON.stringify([key.appName, key.userId, sessionId, key.filename]);
 }

@@ -71,3 +71,38 @@ export type { CallbackContext } from './callbackContext.js';
 export type { ToolContext, ProgressReport } from './toolContext.js';
 export type { AdkitErrorCode } from './errors.js';
 export { AdkitError, ConfigError, SessionError, ArtifactError, MemoryError, isAdkitError, errorMessage } from './errors.js';
+export type {
+  Awaitable,
+  ToolResult,
+  ToolCallbackArgs,
+  BeforeToolCallback,
+  AfterToolCallback,
+  OnToolErrorCallback,
+  ModelCallbackArgs,
+  BeforeModelCallback,
+  AfterModelCallback,
+  OnModelErrorCallback,
+  OneOrMany,
+} from './callbacks.js';
+export type { Plugin } from './plugin.js';
+export type { RunConfig } from './runConfig.js';
+export type { InvocationContextInit } from './invocationContext.js';
+export { InvocationContext } from './invocationContext.js';
+export type { BaseAgentOptions } from './baseAgent.js';
+export { BaseAgent } from './baseAgent.js';
+export type { LlmAgentOptions, InstructionProvider } from './llmAgent.js';
+export { LlmAgent } from './llmAgent.js';
+export { SequentialAgent } from './sequentialAgent.js';
+export type { LoopAgentOptions } from './loopAgent.js';
+export { LoopAgent } from './loopAgent.js';
+export type { RunnerOptions, RunAsyncRequest } from './runner.js';
+export { Runner } from './runner.js';
+export type { InMemoryRunnerOptions } from './inMemoryRunner.js';
+export { InMemoryRunner } from './inMemoryRunner.js';
+export { packTool } from './packTool.js';
+export { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
+export { canonicalJson, functionCallDigest } from './canonicalJson.js';
+export { injectSessionState, MissingContextVariableError } from './instructionTemplate.js';
+export { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
+export { ToolTimeoutError } from './deadline.js';
+export { toJsonValue } from './toJsonValue.js';

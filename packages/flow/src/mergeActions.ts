@@ -1,0 +1,37 @@
+import { createEventActions, type EventActions } from './eventActions.js';
+
+/**
+ * Merges the actions of parallel calls left to right (FL-14): booleans OR-ed, the last transfer
+ * wins, state deltas deep-merged, the highest artifact version per name, confirmations united.
+ */
+export function mergeActions(all: readonly EventActions[]): EventActions {
+  const merged = createEventActions();
+  for (const actions of all) {
+    if (actions.skipSummarization) merged.skipSummarization = true;
+    if (actions.escalate) merged.escalate = true;
+    if (actions.transferToAgent) merged.transferToAgent = actions.transferToAgent;
+    deepMerge(merged.stateDelta, actions.stateDelta);
+    for (const [name, version] of Object.entries(actions.artifactDelta))
+      merged.artifactDelta[name] = Math.max(merged.artifactDelta[name] ?? version, version);
+    if (actions.requestedToolConfirmations && Object.keys(actions.requestedToolConfirmations).length > 0)
+      merged.requestedToolConfirmations = { ...merged.requestedToolConfirmations, ...actions.requestedToolConfirmations };
+  }
+  return merged;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (isPlainObject(existing) && isPlainObject(value)) {
+      const copy = { ...existing };
+      deepMerge(copy, value);
+      target[key] = copy;
+    } else {
+      target[key] = value;
+    }
+  }
+}

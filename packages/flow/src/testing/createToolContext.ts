@@ -1,0 +1,57 @@
+import type { ArtifactService } from '../artifactService.js';
+import type { Content, FunctionCall } from '../content.js';
+import { createEventActions, type EventActions, type ToolConfirmation } from '../eventActions.js';
+import { FlowContext } from '../flowContext.js';
+import { newFunctionCallId, newId } from '../ids.js';
+import { InMemoryArtifactService } from '../inMemoryArtifactService.js';
+import type { MemoryService } from '../memoryService.js';
+import type { Session } from '../session.js';
+import type { ProgressReport, ToolContext } from '../toolContext.js';
+
+export interface TestToolContextOptions {
+  /** The session's state; writes through the context show up here. */
+  state?: Record<string, unknown>;
+  functionCall?: FunctionCall;
+  functionCallId?: string;
+  toolConfirmation?: ToolConfirmation;
+  actions?: EventActions;
+  signal?: AbortSignal;
+  userContent?: Content;
+  agentName?: string;
+  artifactService?: ArtifactService;
+  memoryService?: MemoryService;
+  onProgress?: (progress: ProgressReport) => void;
+}
+
+/**
+ * A real `ToolContext` for unit-testing a tool without a runner: in-memory artifacts, a session
+ * of its own, the given state and confirmation. Inspect `context.actions` after the call.
+ */
+export function createToolContext(options: TestToolContextOptions = {}): ToolContext & { readonly session: Session } {
+  const session: Session = {
+    id: newId(),
+    appName: 'test-app',
+    userId: 'test-user',
+    state: options.state ?? {},
+    events: [],
+    lastUpdateTime: Date.now(),
+  };
+  const source = {
+    invocationId: `e-${newId()}`,
+    agentName: options.agentName ?? 'test_agent',
+    session,
+    artifactService: options.artifactService ?? new InMemoryArtifactService(),
+    memoryService: options.memoryService,
+    userContent: options.userContent,
+    signal: options.signal ?? new AbortController().signal,
+  };
+  const context = new FlowContext(source, {
+    actions: options.actions ?? createEventActions(),
+    functionCall: options.functionCall,
+    functionCallId: options.functionCallId ?? options.functionCall?.id ?? newFunctionCallId(),
+    toolConfirmation: options.toolConfirmation,
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
+  return Object.assign(context, { session });
+}
