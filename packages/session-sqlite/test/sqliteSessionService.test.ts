@@ -1,7 +1,16 @@
+import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { runSessionServiceSuite } from '../../flow/test/support/sessionServiceSuite.js';
-import { SqliteSessionService } from '../src/sqliteSessionService.js';
+import { createEvent, isAdkitError, type Event, type Session } from '@adkit/flow';
+import { fullEvent, runSessionServiceSuite } from '../../flow/test/support/sessionServiceSuite.js';
+import { SqliteSessionService, type SqliteSessionServiceOptions } from '../src/sqliteSessionService.js';
+import { holdWriteLock } from './support/lockHolder.js';
 import { tempDir } from './support/tempDir.js';
+
+// Bad input tried: options without a path, an empty path, a bad busyTimeoutMs; a file that is not
+// a database, a directory that does not exist; state and events holding a Date, a Map, a class
+// instance, a BigInt, NaN, a function, a cycle, undefined in an array; an event without a
+// timestamp; a closed service; a write lock held by another thread past busyTimeoutMs.
 
 // The shared contract, on a real file per test (WAL, removed afterwards) and in memory.
 runSessionServiceSuite('SqliteSessionService on a file', async () => {
@@ -21,13 +30,280 @@ runSessionServiceSuite('SqliteSessionService in :memory:', async () => {
   return { service, close: () => service.close() };
 });
 
-describe('SqliteSessionService with :memory:', () => {
-  it('keeps each in-memory service private', async () => {
-    const a = new SqliteSessionService({ path: ':memory:' });
-    const b = new SqliteSessionService({ path: ':memory:' });
-    onTestFinished(() => Promise.all([a.close(), b.close()]).then(() => undefined));
-    await a.createSession({ appName: 'app', userId: 'u', sessionId: 's', state: { 'app:x': 1 } });
-    expect(await b.getSession({ appName: 'app', userId: 'u', sessionId: 's' })).toBeUndefined();
-    expect((await b.createSession({ appName: 'app', userId: 'u' })).state).toEqual({});
+/** A temp directory for this test, removed when it ends; services opened through it are closed first. */
+function scratch() {
+  const temp = tempDir();
+  const services: SqliteSessionService[] = [];
+  onTestFinished(async () => {
+    for (const service of services) await service.close();
+    temp.remove();
+  });
+  const path = temp.file('sessions.db');
+  const open = (options: Partial<SqliteSessionServiceOptions> = {}) => {
+    const service = new SqliteSessionService({ path, ...options });
+    services.push(service);
+    return service;
+  };
+  return { path, file: temp.file, open };
+}
+
+const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (thrown: unknown) => thrown);
+const event = (init: Partial<Event> = {}): Event => createEvent({ invocationId: 'inv', author: 'user', ...init });
+const key = (session: Session) => ({ appName: session.appName, userId: session.userId, sessionId: session.id });
+
+describe('SqliteSessionService', () => {
+  describe('durability', () => {
+    it('TC-13: a new service on the same file reads back everything identically after a restart', async () => {
+      const { open } = scratch();
+      const first = open();
+      const ada = await first.createSession({ appName: 'shop', userId: 'ada', sessionId: 'a', state: { 'app:open': true, 'user:lang': 'fr', cart: [] } });
+      await first.appendEvent(ada, fullEvent());
+      await first.appendEvent(ada, event({ id: 'second', timestamp: 1_700_000_000_999, actions: { stateDelta: { cart: ['pear'], 'temp:x': 1 } } }));
+      const bob = await first.createSession({ appName: 'shop', userId: 'bob' });
+      await first.appendEvent(bob, event({ actions: { stateDelta: { 'app:visits': 2 } } }));
+      const before = {
+        ada: await first.getSession(key(ada)),
+        bob: await first.getSession(key(bob)),
+        list: await first.listSessions({ appName: 'shop' }),
+      };
+      await first.close();
+
+      const second = open();
+      expect(await second.getSession(key(ada))).toStrictEqual(before.ada);
+      expect(await second.getSession(key(bob))).toStrictEqual(before.bob);
+      expect(await second.listSessions({ appName: 'shop' })).toStrictEqual(before.list);
+      expect(before.ada!.events.map((e) => e.id)).toEqual(['evt-full', 'second']);
+      expect(before.ada!.state).toMatchObject({ cart: ['pear'], 'app:visits': 2, 'user:lang': 'fr' });
+      expect(before.ada!.state).not.toHaveProperty('temp:x');
+
+      await second.appendEvent(before.bob!, event({ id: 'after-restart' }));
+      expect((await second.getSession(key(bob)))!.events.map((e) => e.id)).toHaveLength(2);
+    });
+
+    it('puts a file database in WAL mode', async () => {
+      const { path, open } = scratch();
+      open();
+      const raw = new Database(path, { readonly: true });
+      onTestFinished(() => raw.close());
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    });
+
+    it('keeps each :memory: service private', async () => {
+      const a = new SqliteSessionService({ path: ':memory:' });
+      const b = new SqliteSessionService({ path: ':memory:' });
+      onTestFinished(async () => {
+        await a.close();
+        await b.close();
+      });
+      await a.createSession({ appName: 'app', userId: 'u', sessionId: 's', state: { 'app:x': 1 } });
+      expect(await b.getSession({ appName: 'app', userId: 'u', sessionId: 's' })).toBeUndefined();
+      expect((await b.createSession({ appName: 'app', userId: 'u' })).state).toEqual({});
+    });
+  });
+
+  describe('two services on one file', () => {
+    it('interleaved appends keep the order of the calls, and every state change', async () => {
+      const { open } = scratch();
+      const one = open();
+      const two = open();
+      const created = await one.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      const seenByTwo = (await two.getSession(key(created)))!;
+
+      const appends: Promise<Event>[] = [];
+      for (let i = 0; i < 20; i++) {
+        const [service, session] = i % 2 === 0 ? [one, created] : [two, seenByTwo];
+        appends.push(
+          service.appendEvent(session, event({ id: `e${i}`, actions: { stateDelta: { [`by${i % 2}`]: i, 'app:last': i, 'user:count': i } } })),
+        );
+      }
+      await Promise.all(appends);
+
+      for (const reader of [one, two]) {
+        const stored = (await reader.getSession(key(created)))!;
+        expect(stored.events.map((e) => e.id)).toEqual(Array.from({ length: 20 }, (_, i) => `e${i}`));
+        expect(stored.state).toEqual({ by0: 18, by1: 19, 'app:last': 19, 'user:count': 19 });
+      }
+    });
+
+    it('a write waits for another connection to release its lock, then goes through', async () => {
+      const { path, open } = scratch();
+      const service = open({ busyTimeoutMs: 5000 });
+      const session = await service.createSession({ appName: 'shop', userId: 'ada' });
+      const lock = await holdWriteLock(path, 150);
+      const started = Date.now();
+      await service.appendEvent(session, event({ id: 'waited' }));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+      await lock.released;
+      expect((await service.getSession(key(session)))!.events.map((e) => e.id)).toEqual(['waited']);
+    });
+
+    it('a write that cannot get the lock within busyTimeoutMs fails clearly and changes nothing', async () => {
+      const { path, open } = scratch();
+      const service = open({ busyTimeoutMs: 0 });
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', state: { n: 0 } });
+      const lock = await holdWriteLock(path, 300);
+      const error = await rejection(service.appendEvent(session, event({ actions: { stateDelta: { n: 1 } } })));
+      await lock.released;
+
+      expect(isAdkitError(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 'SESSION_ERROR',
+        message: `SqliteSessionService.appendEvent failed on "${path}": database is locked. Another connection held the write lock longer than busyTimeoutMs; retry, or raise busyTimeoutMs.`,
+      });
+      expect(session).toMatchObject({ state: { n: 0 }, events: [] });
+      expect(await service.getSession(key(session))).toMatchObject({ state: { n: 0 }, events: [] });
+      await service.appendEvent(session, event({ id: 'retried' }));
+      expect(session.events.map((e) => e.id)).toEqual(['retried']);
+    });
+  });
+
+  describe('closing', () => {
+    it('every method of a closed service fails with a clear error; closing twice is fine', async () => {
+      const { path, open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      await service.close();
+      await service.close();
+
+      const message = `This SqliteSessionService ("${path}") is closed; create a new SqliteSessionService({ path }) to use the database again.`;
+      const calls: Promise<unknown>[] = [
+        service.createSession({ appName: 'shop', userId: 'ada' }),
+        service.getSession(key(session)),
+        service.listSessions({ appName: 'shop' }),
+        service.deleteSession(key(session)),
+        service.appendEvent(session, event()),
+        service.appendEvent(session, event({ partial: true })),
+      ];
+      for (const call of calls) {
+        const error = await rejection(call);
+        expect(isAdkitError(error)).toBe(true);
+        expect(error).toMatchObject({ code: 'SESSION_ERROR', message });
+      }
+      expect(await open().getSession(key(session))).toMatchObject({ id: 's', events: [] });
+    });
+  });
+
+  describe('bad options and files', () => {
+    it('refuses missing or bad options with a ConfigError naming the fix', () => {
+      const bad: [unknown, string][] = [
+        [undefined, "SqliteSessionService needs a path: pass { path: 'sessions.db' } for a file, or { path: ':memory:' } for a private in-memory database."],
+        [{ path: '' }, "SqliteSessionService needs a path: pass { path: 'sessions.db' } for a file, or { path: ':memory:' } for a private in-memory database."],
+        [{ path: ':memory:', busyTimeoutMs: -1 }, 'SqliteSessionService: busyTimeoutMs must be a whole number of milliseconds, 0 or more; got -1.'],
+        [{ path: ':memory:', busyTimeoutMs: 1.5 }, 'SqliteSessionService: busyTimeoutMs must be a whole number of milliseconds, 0 or more; got 1.5.'],
+      ];
+      for (const [options, message] of bad) {
+        let error: unknown;
+        try {
+          new SqliteSessionService(options as SqliteSessionServiceOptions);
+        } catch (thrown) {
+          error = thrown;
+        }
+        expect(error).toMatchObject({ name: 'ConfigError', code: 'INVALID_CONFIG', message });
+      }
+    });
+
+    it('refuses a file that is not a database, and leaves it as it was', async () => {
+      const { file } = scratch();
+      const path = file('notes.txt');
+      writeFileSync(path, 'these are not the tables you are looking for\n'.repeat(200));
+      expect(() => new SqliteSessionService({ path })).toThrow(
+        expect.objectContaining({ code: 'SESSION_ERROR', message: `Cannot open session database "${path}": file is not a database.` }),
+      );
+    });
+
+    it('refuses a path in a directory that does not exist', () => {
+      const { file } = scratch();
+      const path = file('missing/dir/sessions.db');
+      expect(() => new SqliteSessionService({ path })).toThrow(
+        `Cannot open session database "${path}": Cannot open database because the directory does not exist.`,
+      );
+    });
+  });
+
+  describe('data that JSON cannot keep', () => {
+    class Money {
+      constructor(readonly cents: number) {}
+    }
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const cases: [string, unknown, string][] = [
+      ['a Date', new Date(0), 'is a Date; store date.toISOString() or date.getTime()'],
+      ['a Map', new Map(), 'is a Map; store a plain object or an array instead'],
+      ['a class instance', new Money(5), 'is a Money; store a plain object or an array instead'],
+      ['a BigInt', 10n, 'is a BigInt (10n); store it as a number or a string'],
+      ['NaN', Number.NaN, 'is NaN, which JSON cannot hold; store a finite number or null'],
+      ['a function', () => 1, 'is a function; store plain data (strings, numbers, booleans, null, arrays, objects)'],
+    ];
+
+    it.each(cases)('createSession refuses %s in the state, naming the key, and creates nothing', async (_, value, problem) => {
+      const { open } = scratch();
+      const service = open();
+      const error = await rejection(service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's', state: { ok: 1, 'user:bad': value } }));
+      expect(error).toMatchObject({
+        code: 'SESSION_ERROR',
+        message: `Cannot create session "s": state["user:bad"] ${problem}. Session data must be plain JSON.`,
+      });
+      expect(await service.listSessions({ appName: 'shop' })).toEqual([]);
+      expect((await service.createSession({ appName: 'shop', userId: 'ada' })).state).toEqual({});
+    });
+
+    it.each(cases)('appendEvent refuses %s in the event, naming the path, and stores nothing', async (_, value, problem) => {
+      const { open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      const bad = event({ id: 'bad', actions: { stateDelta: { 'app:ok': 1, nested: { deep: [0, value] } } } });
+      const error = await rejection(service.appendEvent(session, bad));
+      expect(error).toMatchObject({
+        code: 'SESSION_ERROR',
+        message: `Cannot append event "bad" to session "s": event.actions.stateDelta.nested.deep[1] ${problem}. Session data must be plain JSON.`,
+      });
+      expect(session).toMatchObject({ state: {}, events: [] });
+      expect(await service.getSession(key(session))).toMatchObject({ state: {}, events: [] });
+    });
+
+    it('refuses cycles and undefined array items, and names them', async () => {
+      const { open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      await expect(service.appendEvent(session, event({ id: 'c', customMetadata: { cycle } }))).rejects.toThrow(
+        'Cannot append event "c" to session "s": event.customMetadata.cycle.self refers back to one of its ancestors (a cycle). Session data must be plain JSON.',
+      );
+      await expect(service.appendEvent(session, event({ id: 'u', longRunningToolIds: ['a', undefined as unknown as string] }))).rejects.toThrow(
+        'Cannot append event "u" to session "s": event.longRunningToolIds[1] is undefined inside an array; use null. Session data must be plain JSON.',
+      );
+    });
+
+    it('TC-13: temp: keys may hold anything, since they are never stored', async () => {
+      const { open } = scratch();
+      const service = open();
+      const when = new Date(0);
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', state: { 'temp:when': when } });
+      await service.appendEvent(session, event({ actions: { stateDelta: { 'temp:when': when, 'temp:big': 1n, kept: true } } }));
+      expect(session.state['temp:when']).toBe(when);
+      expect((await service.getSession(key(session)))!.state).toEqual({ kept: true });
+    });
+
+    it('drops undefined object fields, as JSON does (they read back as absent)', async () => {
+      const { open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada' });
+      await service.appendEvent(session, event({ id: 'e', branch: undefined, actions: { stateDelta: { gone: undefined, kept: 1 } } }));
+      const stored = (await service.getSession(key(session)))!;
+      expect(stored.events[0]).not.toHaveProperty('branch');
+      expect(stored.state).toEqual({ kept: 1 });
+    });
+
+    it('refuses an event without a usable id, timestamp or actions', async () => {
+      const { open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      const broken: [unknown, string][] = [
+        [{ ...event({ id: 'x' }), timestamp: undefined }, 'Cannot append event "x" to session "s": event.timestamp must be a finite number of milliseconds since the epoch.'],
+        [{ ...event(), id: 7 }, 'Cannot append event "7" to session "s": event.id must be a string.'],
+        [{ ...event({ id: 'y' }), actions: undefined }, 'Cannot append event "y" to session "s": event.actions.stateDelta must be an object (build events with createEvent).'],
+      ];
+      for (const [bad, message] of broken) await expect(service.appendEvent(session, bad as Event)).rejects.toThrow(message);
+      expect((await service.getSession(key(session)))!.events).toEqual([]);
+    });
   });
 });

@@ -332,6 +332,19 @@ export function runSessionServiceSuite(name: string, create: () => Promise<Sessi
         expect(appended.actions.stateDelta).toEqual({ 'temp:scratch': { big: true }, kept: 1 });
       });
 
+      it('TC-13: temp: keys may hold values that cannot be copied or stored (a function, a class instance)', async () => {
+        const callback = () => 'invocation-only';
+        const controller = new AbortController();
+        const session = await service.createSession({ appName: APP, userId: 'ada', state: { 'temp:callback': callback } });
+        expect(session.state).toEqual({});
+        await service.appendEvent(session, event({ actions: { stateDelta: { 'temp:callback': callback, 'temp:controller': controller, kept: 1 } } }));
+        expect(session.state['temp:callback']).toBe(callback);
+        expect(session.state['temp:controller']).toBe(controller);
+        const stored = await mustReload(session);
+        expect(stored.state).toEqual({ kept: 1 });
+        expect(stored.events[0]!.actions.stateDelta).toEqual({ kept: 1 });
+      });
+
       it('TC-13: partial events are returned untouched, never stored and not applied', async () => {
         const session = await service.createSession({ appName: APP, userId: 'ada', state: { n: 0 } });
         const chunk = event({ partial: true, content: { role: 'model', parts: [{ text: 'Hel' }] }, actions: { stateDelta: { n: 1, 'app:x': 1 } } });
@@ -432,10 +445,11 @@ export function runSessionServiceSuite(name: string, create: () => Promise<Sessi
 }
 
 /**
- * An event with every field set: content parts of every kind, every action, the TC-14 fields.
- * `toolProgress` is left out: only partial events carry it, and those are never stored.
+ * An event with every field set: content parts of every kind, every action, the TC-14 fields, and
+ * a `temp:` key that storage must drop. `toolProgress` is left out: only partial events carry it,
+ * and those are never stored. Services' own tests reuse it (restart tests, fixtures).
  */
-function fullEvent(): Event {
+export function fullEvent(): Event {
   return {
     id: 'evt-full',
     invocationId: 'inv-9',
