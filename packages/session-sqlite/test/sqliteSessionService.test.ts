@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { createEvent, isAdkitError, type Event, type Session } from '@adkit/flow';
+import { createEvent, isAdkitError, type Event, type EventInit, type Session } from '@adkit/flow';
 import { fullEvent, runSessionServiceSuite } from '../../flow/test/support/sessionServiceSuite.js';
 import { SqliteSessionService, type SqliteSessionServiceOptions } from '../src/sqliteSessionService.js';
 import { holdWriteLock } from './support/lockHolder.js';
@@ -48,7 +48,7 @@ function scratch() {
 }
 
 const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (thrown: unknown) => thrown);
-const event = (init: Partial<Event> = {}): Event => createEvent({ invocationId: 'inv', author: 'user', ...init });
+const event = (init: Partial<EventInit> = {}): Event => createEvent({ invocationId: 'inv', author: 'user', ...init });
 const key = (session: Session) => ({ appName: session.appName, userId: session.userId, sessionId: session.id });
 
 describe('SqliteSessionService', () => {
@@ -84,7 +84,7 @@ describe('SqliteSessionService', () => {
       const { path, open } = scratch();
       open();
       const raw = new Database(path, { readonly: true });
-      onTestFinished(() => raw.close());
+      onTestFinished(() => void raw.close());
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     });
 
