@@ -1,0 +1,101 @@
+import { ConfigError, errorMessage, type GenerateContentOptions, type LlmRequest, type LlmResponse, type Model } from '@adkit/flow';
+import { GoogleGenAI, type HttpOptions } from '@google/genai';
+import { errorResponse } from './errorResponse.js';
+import { ResponseAggregator } from './responseAggregator.js';
+import { toGenaiRequest } from './toGenaiRequest.js';
+
+/** Options of `gemini()`. Pass a ready `client`, or the settings to make one. */
+export interface GeminiOptions {
+  /** A `GoogleGenAI` client you configured; excludes the other options. */
+  client?: GoogleGenAI;
+  /** Gemini API key; defaults to `GEMINI_API_KEY` / `GOOGLE_API_KEY`. */
+  apiKey?: string;
+  /** Use Vertex AI instead of the Gemini API. */
+  vertexai?: boolean;
+  /** Vertex AI project (defaults to `GOOGLE_CLOUD_PROJECT`). */
+  project?: string;
+  /** Vertex AI location (defaults to `GOOGLE_CLOUD_LOCATION`). */
+  location?: string;
+  /** Passed to the client: `baseUrl`, `apiVersion`, `headers`, `timeout`, … */
+  httpOptions?: HttpOptions;
+}
+
+/** A Gemini model: an adkit `Model` over `@google/genai`. */
+export interface GeminiModel extends Model {
+  /** The genai client the model calls. */
+  readonly client: GoogleGenAI;
+}
+
+function makeClient(model: string, options: GeminiOptions): GoogleGenAI {
+  const { client, ...settings } = options;
+  if (client) {
+    const extra = Object.keys(settings).filter((key) => settings[key as keyof typeof settings] !== undefined);
+    if (extra.length > 0) {
+      throw new ConfigError(
+        `gemini("${model}"): pass either \`client\` or client settings (${extra.join(', ')}), not both; configure the client you pass instead.`,
+      );
+    }
+    return client;
+  }
+  if (!settings.vertexai && !settings.apiKey && !process.env.GEMINI_API_KEY && !process.env.GOOGLE_API_KEY) {
+    throw new ConfigError(
+      `gemini("${model}"): no API key. Pass {apiKey}, set GEMINI_API_KEY or GOOGLE_API_KEY, or use Vertex AI with {vertexai: true, project, location}.`,
+    );
+  }
+  try {
+    return new GoogleGenAI({
+      ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      ...(settings.vertexai ? { vertexai: true } : {}),
+      ...(settings.project ? { project: settings.project } : {}),
+      ...(settings.location ? { location: settings.location } : {}),
+      ...(settings.httpOptions ? { httpOptions: settings.httpOptions } : {}),
+    });
+  } catch (error) {
+    throw new ConfigError(`gemini("${model}"): could not create the Gemini client: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/**
+ * A Gemini model (Gemini API or Vertex AI) for adkit agents.
+ *
+ * Streaming yields text and thought deltas as partial responses, then one complete response with
+ * the whole content (text, thoughts and their signatures, function calls, code execution, grounding
+ * metadata, usage). Provider failures are yielded as a response with `errorCode` (the HTTP status,
+ * or `CONNECTION_ERROR`) and `errorMessage`; an aborted `signal` ends the stream without a response.
+ *
+ * @example
+ * const model = gemini('gemini-2.5-flash'); // reads GEMINI_API_KEY
+ */
+export function gemini(model: string, options: GeminiOptions = {}): GeminiModel {
+  if (typeof model !== 'string' || model.trim() === '') {
+    throw new ConfigError(`gemini(model): the model name must be a non-empty string such as "gemini-2.5-flash"; got ${JSON.stringify(model)}.`);
+  }
+  const client = makeClient(model, options);
+  const vertexai = options.vertexai ?? client.vertexai ?? false;
+
+  return {
+    model,
+    client,
+    async *generateContent(request: LlmRequest, { stream, signal }: GenerateContentOptions): AsyncGenerator<LlmResponse> {
+      if (signal?.aborted) return;
+      const params = toGenaiRequest(request, model, { vertexai, ...(signal ? { signal } : {}) });
+      const aggregator = new ResponseAggregator();
+      try {
+        if (stream) {
+          for await (const chunk of await client.models.generateContentStream(params)) {
+            const deltas = aggregator.add(chunk);
+            if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
+          }
+        } else {
+          aggregator.add(await client.models.generateContent(params));
+        }
+      } catch (error) {
+        if (signal?.aborted) return;
+        yield errorResponse(error, params.model);
+        return;
+      }
+      if (signal?.aborted) return;
+      yield aggregator.result();
+    },
+  };
+}

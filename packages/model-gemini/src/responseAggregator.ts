@@ -1,0 +1,169 @@
+import type { FunctionCall, LlmResponse, Part } from '@adkit/flow';
+import type { GenerateContentResponse, Part as GenaiPart } from '@google/genai';
+import { PartialArgsBuilder } from './partialArgs.js';
+
+/** A function call the server already ran: its response follows it inside the same model turn. */
+export interface ServerExecutedCall {
+  name: string;
+  id?: string;
+}
+
+interface PendingCall {
+  name: string;
+  id?: string;
+  thoughtSignature?: string;
+  builder: PartialArgsBuilder;
+}
+
+/**
+ * Folds Gemini responses (one, or the chunks of a stream) into adkit `LlmResponse`s: text and
+ * thought deltas for the partial responses, then one aggregate with text joined per kind, every
+ * other part kept in order, Vertex partial function-call arguments assembled, the last non-empty
+ * grounding metadata, usage, finish reason and model version.
+ */
+export class ResponseAggregator {
+  readonly #parts: Part[] = [];
+  #pending: PendingCall | undefined;
+  #finishReason: string | undefined;
+  #finishMessage: string | undefined;
+  #blockReason: string | undefined;
+  #blockMessage: string | undefined;
+  #grounding: Record<string, unknown> | undefined;
+  #usage: LlmResponse['usageMetadata'];
+  #modelVersion: string | undefined;
+
+  /** Adds one response or chunk; returns the text and thought deltas it carried. */
+  add(response: GenerateContentResponse): Part[] {
+    if (response.usageMetadata) this.#usage = response.usageMetadata as LlmResponse['usageMetadata'];
+    if (response.modelVersion) this.#modelVersion = response.modelVersion;
+    if (response.promptFeedback?.blockReason) {
+      this.#blockReason = String(response.promptFeedback.blockReason);
+      this.#blockMessage = response.promptFeedback.blockReasonMessage;
+    }
+    const candidate = response.candidates?.[0];
+    if (!candidate) return [];
+    if (candidate.finishReason) this.#finishReason = String(candidate.finishReason);
+    if (candidate.finishMessage) this.#finishMessage = candidate.finishMessage;
+    const grounding = candidate.groundingMetadata as Record<string, unknown> | undefined;
+    if (grounding && Object.keys(grounding).length > 0) this.#grounding = grounding;
+
+    const deltas: Part[] = [];
+    for (const part of candidate.content?.parts ?? []) {
+      if (part.functionCall) this.#addFunctionCall(part);
+      else if (part.text !== undefined) {
+        const delta = this.#addText(part);
+        if (delta) deltas.push(delta);
+      } else {
+        this.#finishPending();
+        this.#parts.push(structuredClone(part) as Part);
+      }
+    }
+    return deltas;
+  }
+
+  /** The complete response. */
+  result(): LlmResponse {
+    this.#finishPending();
+    const response: LlmResponse = {};
+    if (this.#parts.length > 0) response.content = { role: 'model', parts: this.#parts };
+    if (this.#finishReason) response.finishReason = this.#finishReason;
+    if (this.#usage) response.usageMetadata = this.#usage;
+    if (this.#grounding) response.groundingMetadata = this.#grounding;
+    if (this.#modelVersion) response.modelVersion = this.#modelVersion;
+    if (this.#blockReason) {
+      response.errorCode = this.#blockReason;
+      response.errorMessage = this.#blockMessage ?? `Gemini blocked the prompt (${this.#blockReason}).`;
+    } else if (!response.content && this.#finishReason && this.#finishReason !== 'STOP') {
+      response.errorCode = this.#finishReason;
+      response.errorMessage =
+        this.#finishMessage ?? `Gemini stopped with finish reason ${this.#finishReason} and returned no content.`;
+    }
+    const serverExecuted = findServerExecutedCalls(this.#parts);
+    if (serverExecuted.length > 0) response.customMetadata = { serverExecutedFunctionCalls: serverExecuted };
+    return response;
+  }
+
+  #addText(part: GenaiPart): Part | undefined {
+    this.#finishPending();
+    const text = part.text ?? '';
+    const thought = part.thought === true;
+    const signature = part.thoughtSignature;
+    const last = this.#parts[this.#parts.length - 1];
+    const sameKind =
+      last !== undefined &&
+      last.text !== undefined &&
+      (last.thought === true) === thought &&
+      !(signature && last.thoughtSignature && last.thoughtSignature !== signature);
+    if (sameKind) {
+      last.text += text;
+      if (signature) last.thoughtSignature = signature;
+    } else if (text || signature) {
+      this.#parts.push({ ...(structuredClone(part) as Part), text });
+    }
+    if (!text) return undefined;
+    return thought ? { text, thought: true } : { text };
+  }
+
+  #addFunctionCall(part: GenaiPart): void {
+    const call = part.functionCall!;
+    const streamed = call.partialArgs !== undefined || call.willContinue === true;
+    if (this.#pending && !call.name && streamed) {
+      if (part.thoughtSignature && !this.#pending.thoughtSignature) this.#pending.thoughtSignature = part.thoughtSignature;
+      this.#pending.builder.apply(call.partialArgs ?? []);
+      if (!call.willContinue) this.#finishPending();
+      return;
+    }
+    if (this.#pending && !call.name) {
+      // The closing `functionCall: {}` of a streamed call.
+      this.#finishPending();
+      return;
+    }
+    this.#finishPending();
+    if (streamed) {
+      this.#pending = {
+        name: call.name ?? '',
+        ...(call.id ? { id: call.id } : {}),
+        ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}),
+        builder: new PartialArgsBuilder(call.args),
+      };
+      this.#pending.builder.apply(call.partialArgs ?? []);
+      if (!call.willContinue) this.#finishPending();
+      return;
+    }
+    const cloned = structuredClone(part) as Part;
+    this.#parts.push(cloned);
+  }
+
+  #finishPending(): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    this.#pending = undefined;
+    const functionCall: FunctionCall = { name: pending.name, args: pending.builder.args };
+    if (pending.id) functionCall.id = pending.id;
+    const part: Part = { functionCall };
+    if (pending.thoughtSignature) part.thoughtSignature = pending.thoughtSignature;
+    this.#parts.push(part);
+  }
+}
+
+/**
+ * Function calls answered inside the same model turn: a later part of the turn holds a function
+ * response with the same name (and the same id, when there are ids). Gemini returns such pairs for
+ * tools it runs itself (server-side MCP servers); the client must not run them again.
+ */
+export function findServerExecutedCalls(parts: readonly Part[]): ServerExecutedCall[] {
+  const found: ServerExecutedCall[] = [];
+  const used = new Set<number>();
+  parts.forEach((part, i) => {
+    const call = part.functionCall;
+    if (!call) return;
+    for (let j = i + 1; j < parts.length; j++) {
+      const response = parts[j]!.functionResponse;
+      if (!response || used.has(j) || response.name !== call.name || (response.id ?? '') !== (call.id ?? '')) continue;
+      used.add(j);
+      found.push(call.id ? { name: call.name, id: call.id } : { name: call.name });
+      return;
+    }
+  });
+  return found;
+}

@@ -1,0 +1,58 @@
+import type { Content, LlmRequest, Part } from '@adkit/flow';
+import type { Content as GenaiContent, GenerateContentConfig as GenaiConfig, GenerateContentParameters } from '@google/genai';
+
+/** What ADK sends when a request has no contents at all. */
+export const EMPTY_CONTENTS_TEXT = 'Handle the requests as specified in the System Instruction.';
+/** What ADK appends when the history does not end with a user turn. */
+export const CONTINUE_TEXT =
+  'Continue processing previous requests as instructed. Exit or provide a summary if no more outputs are needed.';
+
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/**
+ * Whether a thought signature can be sent to Gemini: Gemini's signatures are base64; a signature
+ * another adapter stored (the OpenAI adapter keeps Responses items there as JSON) is not, and is
+ * left out rather than rejected by the API.
+ */
+export function isGeminiThoughtSignature(signature: string): boolean {
+  return BASE64.test(signature);
+}
+
+function toGenaiPart(part: Part): Part {
+  if (part.thoughtSignature === undefined || isGeminiThoughtSignature(part.thoughtSignature)) return part;
+  const { thoughtSignature: _dropped, ...rest } = part;
+  return rest;
+}
+
+function toGenaiContents(contents: readonly Content[]): GenaiContent[] {
+  const mapped: GenaiContent[] = contents.map((content) => ({
+    ...content,
+    parts: (content.parts ?? []).map(toGenaiPart),
+  })) as GenaiContent[];
+  // Gemini needs a user turn to answer (as ADK's Gemini model does).
+  if (mapped.length === 0) mapped.push({ role: 'user', parts: [{ text: EMPTY_CONTENTS_TEXT }] });
+  else if (mapped[mapped.length - 1]!.role !== 'user') mapped.push({ role: 'user', parts: [{ text: CONTINUE_TEXT }] });
+  return mapped;
+}
+
+/**
+ * Maps an adkit request onto `models.generateContent` parameters. adkit's content and config types
+ * have genai's JSON shape, so contents, the system instruction, function declarations
+ * (`parametersJsonSchema` or genai `parameters`), native tools, the tool config and the generation
+ * settings pass through; `labels` go only to Vertex AI (the Gemini API rejects them).
+ */
+export function toGenaiRequest(
+  request: LlmRequest,
+  defaultModel: string,
+  options: { vertexai: boolean; signal?: AbortSignal },
+): GenerateContentParameters {
+  const { labels, ...config } = request.config;
+  const genaiConfig: GenaiConfig = { ...(config as GenaiConfig) };
+  if (labels && options.vertexai) genaiConfig.labels = labels;
+  if (options.signal) genaiConfig.abortSignal = options.signal;
+  return {
+    model: request.model ?? defaultModel,
+    contents: toGenaiContents(request.contents),
+    config: genaiConfig,
+  };
+}
