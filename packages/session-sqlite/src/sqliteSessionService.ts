@@ -53,6 +53,8 @@ interface EventRow {
 export class SqliteSessionService implements SessionService {
   private db: Database.Database | undefined;
   private readonly location: string;
+  /** Prepared once per service, by SQL text. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(options: SqliteSessionServiceOptions) {
     if (typeof options?.path !== 'string' || options.path === '')
@@ -84,21 +86,21 @@ export class SqliteSessionService implements SessionService {
     const scoped = splitStateDelta(request.state);
     jsonOrThrow(`Cannot create session "${id}"`, () => toJsonText(mergeScopedState(scoped), 'state'));
     const sessionState = JSON.stringify(scoped.session);
-    return this.write('createSession', (db) => {
-      if (this.sessionRow(db, key))
+    return this.write('createSession', () => {
+      if (this.sessionRow(key))
         throw new SessionError(
           `Session "${id}" already exists for app "${request.appName}" and user "${request.userId}"; pass another sessionId or omit it.`,
         );
-      this.mergeSharedState(db, request.appName, request.userId, scoped);
+      this.mergeSharedState(request.appName, request.userId, scoped);
       const now = Date.now();
-      db.prepare(
+      this.sql(
         'INSERT INTO adkit_sessions (app_name, user_id, id, state, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(request.appName, request.userId, id, sessionState, now, now);
       return {
         id,
         appName: request.appName,
         userId: request.userId,
-        state: this.mergedState(db, request.appName, request.userId, parseState(sessionState)),
+        state: this.mergedState(request.appName, request.userId, parseState(sessionState)),
         events: [],
         lastUpdateTime: now,
       };
@@ -106,34 +108,33 @@ export class SqliteSessionService implements SessionService {
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
-    return this.read('getSession', (db) => {
-      const row = this.sessionRow(db, request);
+    return this.read('getSession', () => {
+      const row = this.sessionRow(request);
       if (!row) return undefined;
       return {
         id: row.id,
         appName: request.appName,
         userId: row.user_id,
-        state: this.mergedState(db, request.appName, row.user_id, parseState(row.state)),
-        events: this.events(db, request),
+        state: this.mergedState(request.appName, row.user_id, parseState(row.state)),
+        events: this.events(request),
         lastUpdateTime: row.update_time,
       };
     });
   }
 
   async listSessions(request: ListSessionsRequest): Promise<Session[]> {
-    return this.read('listSessions', (db) => {
+    return this.read('listSessions', () => {
       const rows = (
         request.userId === undefined
-          ? db.prepare('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? ORDER BY rowid').all(request.appName)
-          : db
-              .prepare('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? AND user_id = ? ORDER BY rowid')
+          ? this.sql('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? ORDER BY rowid').all(request.appName)
+          : this.sql('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? AND user_id = ? ORDER BY rowid')
               .all(request.appName, request.userId)
       ) as SessionRow[];
       return rows.map((row) => ({
         id: row.id,
         appName: request.appName,
         userId: row.user_id,
-        state: this.mergedState(db, request.appName, row.user_id, parseState(row.state)),
+        state: this.mergedState(request.appName, row.user_id, parseState(row.state)),
         events: [],
         lastUpdateTime: row.update_time,
       }));
@@ -141,10 +142,10 @@ export class SqliteSessionService implements SessionService {
   }
 
   async deleteSession(request: SessionKey): Promise<void> {
-    this.write('deleteSession', (db) => {
+    this.write('deleteSession', () => {
       const key = [request.appName, request.userId, request.sessionId];
-      db.prepare('DELETE FROM adkit_events WHERE app_name = ? AND user_id = ? AND session_id = ?').run(...key);
-      db.prepare('DELETE FROM adkit_sessions WHERE app_name = ? AND user_id = ? AND id = ?').run(...key);
+      this.sql('DELETE FROM adkit_events WHERE app_name = ? AND user_id = ? AND session_id = ?').run(...key);
+      this.sql('DELETE FROM adkit_sessions WHERE app_name = ? AND user_id = ? AND id = ?').run(...key);
     });
   }
 
@@ -156,22 +157,22 @@ export class SqliteSessionService implements SessionService {
     const stored = withoutTempKeys(event);
     const encoded = jsonOrThrow(context, () => encodeEvent(stored));
     const scoped = splitStateDelta(stored.actions.stateDelta);
-    this.write('appendEvent', (db) => {
+    this.write('appendEvent', () => {
       const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
-      const row = this.sessionRow(db, key);
+      const row = this.sessionRow(key);
       if (!row)
         throw new SessionError(
           `Cannot append to session "${session.id}" of app "${session.appName}": it does not exist (deleted, or never created with createSession).`,
         );
-      this.mergeSharedState(db, session.appName, session.userId, scoped);
-      db.prepare('UPDATE adkit_sessions SET state = ?, update_time = ? WHERE app_name = ? AND user_id = ? AND id = ?').run(
+      this.mergeSharedState(session.appName, session.userId, scoped);
+      this.sql('UPDATE adkit_sessions SET state = ?, update_time = ? WHERE app_name = ? AND user_id = ? AND id = ?').run(
         JSON.stringify({ ...parseState(row.state), ...scoped.session }),
         event.timestamp,
         session.appName,
         session.userId,
         session.id,
       );
-      db.prepare(
+      this.sql(
         'INSERT INTO adkit_events (app_name, user_id, session_id, id, timestamp, format, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ).run(session.appName, session.userId, session.id, event.id, event.timestamp, encoded.format, encoded.data);
     });
@@ -181,6 +182,7 @@ export class SqliteSessionService implements SessionService {
 
   /** Closes the database. Later calls fail with a clear error; closing twice is fine. */
   async close(): Promise<void> {
+    this.statements.clear();
     this.db?.close();
     this.db = undefined;
   }
@@ -193,16 +195,22 @@ export class SqliteSessionService implements SessionService {
     return this.db;
   }
 
+  private sql(text: string): Database.Statement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.open().prepare(text)));
+    return statement;
+  }
+
   /** Runs `work` in one immediate (write-locking) transaction; SQLite failures become SessionErrors. */
-  private write<T>(operation: string, work: (db: Database.Database) => T): T {
+  private write<T>(operation: string, work: () => T): T {
     const db = this.open();
-    return this.guard(operation, () => db.transaction(() => work(db)).immediate());
+    return this.guard(operation, () => db.transaction(work).immediate());
   }
 
   /** Runs `work` in one read transaction, so it sees a single consistent snapshot. */
-  private read<T>(operation: string, work: (db: Database.Database) => T): T {
+  private read<T>(operation: string, work: () => T): T {
     const db = this.open();
-    return this.guard(operation, () => db.transaction(() => work(db)).deferred());
+    return this.guard(operation, () => db.transaction(work).deferred());
   }
 
   private guard<T>(operation: string, work: () => T): T {
@@ -218,20 +226,18 @@ export class SqliteSessionService implements SessionService {
     }
   }
 
-  private sessionRow(db: Database.Database, key: SessionKey): SessionRow | undefined {
-    return db
-      .prepare('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? AND user_id = ? AND id = ?')
+  private sessionRow(key: SessionKey): SessionRow | undefined {
+    return this.sql('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? AND user_id = ? AND id = ?')
       .get(key.appName, key.userId, key.sessionId) as SessionRow | undefined;
   }
 
-  private events(db: Database.Database, request: GetSessionRequest): Event[] {
+  private events(request: GetSessionRequest): Event[] {
     const { numRecentEvents: recent, afterTimestamp: after } = request;
     // Same results as InMemorySessionService: filter by time, then keep the newest N (N <= 0: none).
     if (recent !== undefined && !(recent > 0)) return [];
     if (after !== undefined && Number.isNaN(after)) return [];
     const limit = recent === undefined || !Number.isFinite(recent) || Math.trunc(recent) === 0 ? -1 : Math.trunc(recent);
-    const rows = db
-      .prepare(
+    const rows = this.sql(
         `SELECT seq, id, format, data FROM adkit_events
          WHERE app_name = ? AND user_id = ? AND session_id = ? AND (? IS NULL OR timestamp >= ?)
          ORDER BY seq DESC LIMIT ?`,
@@ -240,29 +246,29 @@ export class SqliteSessionService implements SessionService {
     return rows.reverse().map((row) => decodeEvent(row, `Event "${row.id}" (row ${row.seq}) of session "${request.sessionId}"`));
   }
 
-  private mergeSharedState(db: Database.Database, appName: string, userId: string, scoped: { app: State; user: State }): void {
+  private mergeSharedState(appName: string, userId: string, scoped: { app: State; user: State }): void {
     if (Object.keys(scoped.app).length > 0)
-      db.prepare('INSERT INTO adkit_app_states (app_name, state) VALUES (?, ?) ON CONFLICT (app_name) DO UPDATE SET state = excluded.state').run(
+      this.sql('INSERT INTO adkit_app_states (app_name, state) VALUES (?, ?) ON CONFLICT (app_name) DO UPDATE SET state = excluded.state').run(
         appName,
-        JSON.stringify({ ...this.appState(db, appName), ...scoped.app }),
+        JSON.stringify({ ...this.appState(appName), ...scoped.app }),
       );
     if (Object.keys(scoped.user).length > 0)
-      db.prepare(
+      this.sql(
         'INSERT INTO adkit_user_states (app_name, user_id, state) VALUES (?, ?, ?) ON CONFLICT (app_name, user_id) DO UPDATE SET state = excluded.state',
-      ).run(appName, userId, JSON.stringify({ ...this.userState(db, appName, userId), ...scoped.user }));
+      ).run(appName, userId, JSON.stringify({ ...this.userState(appName, userId), ...scoped.user }));
   }
 
-  private mergedState(db: Database.Database, appName: string, userId: string, session: State): State {
-    return mergeScopedState({ app: this.appState(db, appName), user: this.userState(db, appName, userId), session });
+  private mergedState(appName: string, userId: string, session: State): State {
+    return mergeScopedState({ app: this.appState(appName), user: this.userState(appName, userId), session });
   }
 
-  private appState(db: Database.Database, appName: string): State {
-    return parseState(db.prepare('SELECT state FROM adkit_app_states WHERE app_name = ?').pluck().get(appName) as string | undefined);
+  private appState(appName: string): State {
+    return parseState(this.sql('SELECT state FROM adkit_app_states WHERE app_name = ?').pluck().get(appName) as string | undefined);
   }
 
-  private userState(db: Database.Database, appName: string, userId: string): State {
+  private userState(appName: string, userId: string): State {
     return parseState(
-      db.prepare('SELECT state FROM adkit_user_states WHERE app_name = ? AND user_id = ?').pluck().get(appName, userId) as string | undefined,
+      this.sql('SELECT state FROM adkit_user_states WHERE app_name = ? AND user_id = ?').pluck().get(appName, userId) as string | undefined,
     );
   }
 }
