@@ -80,6 +80,23 @@ describe('SqliteSessionService', () => {
       expect((await second.getSession(key(bob)))!.events.map((e) => e.id)).toHaveLength(2);
     });
 
+    it('appendEvent is one transaction: when storing the event fails, no state change is kept', async () => {
+      const { path, open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', state: { n: 0, 'app:a': 0, 'user:u': 0 } });
+      const raw = new Database(path);
+      raw.exec("CREATE TRIGGER refuse_events BEFORE INSERT ON adkit_events BEGIN SELECT RAISE(ABORT, 'simulated disk failure'); END");
+      raw.close();
+
+      const error = await rejection(service.appendEvent(session, event({ actions: { stateDelta: { n: 1, 'app:a': 1, 'user:u': 1 } } })));
+      expect(error).toMatchObject({
+        code: 'SESSION_ERROR',
+        message: `SqliteSessionService.appendEvent failed on "${path}": simulated disk failure.`,
+      });
+      expect(session).toMatchObject({ state: { n: 0, 'app:a': 0, 'user:u': 0 }, events: [] });
+      expect(await service.getSession(key(session))).toMatchObject({ state: { n: 0, 'app:a': 0, 'user:u': 0 }, events: [] });
+    });
+
     it('puts a file database in WAL mode', async () => {
       const { path, open } = scratch();
       open();
