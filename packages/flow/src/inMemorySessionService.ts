@@ -33,7 +33,7 @@ export class InMemorySessionService implements SessionService {
       throw new SessionError(
         `Session "${id}" already exists for app "${request.appName}" and user "${request.userId}"; pass another sessionId or omit it.`,
       );
-    const scoped = splitStateDelta(structuredClone(request.state));
+    const scoped = structuredClone(splitStateDelta(request.state));
     Object.assign(this.scope(this.appState, request.appName), scoped.app);
     Object.assign(this.scope(this.userState, `${request.appName}\u0000${request.userId}`), scoped.user);
     const stored: StoredSession = {

@@ -28,12 +28,15 @@ export function mergeScopedState(scoped: ScopedStateDelta): Record<string, unkno
   return state;
 }
 
-/** The event as it is stored: a deep copy without `temp:` keys in its state delta. */
+/**
+ * The event as it is stored: a deep copy without `temp:` keys in its state delta. Temp values are
+ * dropped before copying, so they may hold anything (functions, handles) for the invocation.
+ */
 export function eventForStorage(event: Event): Event {
-  const stored = structuredClone(event);
-  for (const key of Object.keys(stored.actions.stateDelta))
-    if (key.startsWith(STATE_PREFIX.temp)) delete stored.actions.stateDelta[key];
-  return stored;
+  const stateDelta: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(event.actions.stateDelta))
+    if (!key.startsWith(STATE_PREFIX.temp)) stateDelta[key] = value;
+  return structuredClone({ ...event, actions: { ...event.actions, stateDelta } });
 }
 
 /**
