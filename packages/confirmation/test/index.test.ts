@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+
+describe('@adkit/confirmation exports', () => {
+  it('exports exactly the public API', () => {
+    expect(Object.keys(api).sort()).toEqual(
+      [
+        'REQUEST_CONFIRMATION',
+        'confirmationGate',
+        'confirmationHint',
+        'createConfirmationReply',
+        'originalCallFrom',
+        'pendingConfirmations',
+        'rejectedMessage',
+        'requiresConfirmationMessage',
+        'withConfirmation',
+      ].sort(),
+    );
+    expect(api.REQUEST_CONFIRMATION).toBe('adk_request_confirmation');
+  });
+});
