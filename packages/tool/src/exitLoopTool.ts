@@ -1,0 +1,43 @@
+import type { FunctionDeclaration, ToolContext } from '@adkit/flow';
+import Type from 'typebox';
+import { BaseTool } from './baseTool.js';
+import { compileSchema } from './compileSchema.js';
+import { invalidArgumentsError } from './errors.js';
+
+const NO_ARGUMENTS = Type.Object({}, { additionalProperties: false });
+
+class ExitLoopTool extends BaseTool {
+  private readonly parameters = compileSchema(NO_ARGUMENTS);
+  private readonly declared: FunctionDeclaration;
+
+  constructor() {
+    super({ name: 'exit_loop', description: 'Exits the loop.\n\nCall this function only when you are instructed to do so.\n' });
+    this.declared = {
+      name: this.name,
+      description: this.description,
+      parametersJsonSchema: JSON.parse(JSON.stringify(NO_ARGUMENTS)) as Record<string, unknown>,
+    };
+  }
+
+  declaration(): FunctionDeclaration {
+    return this.declared;
+  }
+
+  async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const value = args ?? {};
+    if (!this.parameters.check(value)) throw invalidArgumentsError(this.name, this.parameters.problems(value), NO_ARGUMENTS);
+    ctx.actions.escalate = true;
+    ctx.actions.skipSummarization = true;
+    return {};
+  }
+}
+
+/**
+ * `exit_loop` (BT-7): lets the model end a `LoopAgent`. It takes no arguments, sets `escalate`
+ * (the loop stops) and `skipSummarization` (the agent's turn ends), and answers `{}`.
+ *
+ * ```ts
+ * new LoopAgent({ name: 'refine', subAgents: [new LlmAgent({ ..., tools: [exitLoopTool] })] })
+ * ```
+ */
+export const exitLoopTool: BaseTool = new ExitLoopTool();

@@ -1,0 +1,24 @@
+// The public API of @adkit/tool. Every line here is an API decision.
+export type { Tool, RunnableTool, StreamingTool, RequestProcessor, Toolset } from '@adkit/flow';
+export { isRunnableTool, isStreamingTool, isRequestProcessor, packTool } from '@adkit/flow';
+export type { ToolOptions } from './toolOptions.js';
+export { FUNCTION_NAME_PATTERN, assertToolName, assertToolOptions } from './toolOptions.js';
+export { LONG_RUNNING_NOTE, withLongRunningNote } from './longRunningNote.js';
+export { BaseTool } from './baseTool.js';
+export type { BaseToolsetOptions } from './baseToolset.js';
+export { BaseToolset } from './baseToolset.js';
+export type { ToolPredicate } from './filterToolset.js';
+export { filterToolset, allowedTools } from './filterToolset.js';
+export { prefixTool } from './prefixTool.js';
+export { prefixToolset } from './prefixToolset.js';
+export type { ToolErrorCode, ToolErrorOptions } from './errors.js';
+export { ToolError, isToolError, invalidArgumentsError } from './errors.js';
+export { confirmationGate, confirmationHint } from './confirmationGate.js';
+export type { CompiledSchema } from './compileSchema.js';
+export { compileSchema } from './compileSchema.js';
+export type { SchemaError } from './schemaErrors.js';
+export { formatSchemaErrors, formatSchemaPath, MAX_SCHEMA_PROBLEMS } from './schemaErrors.js';
+export { isObjectSchema, describeFields } from './objectSchema.js';
+export { exitLoopTool } from './exitLoopTool.js';
+export type { FewShotExample } from './exampleTool.js';
+export { exampleTool } from './exampleTool.js';
