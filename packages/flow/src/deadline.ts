@@ -1,7 +1,12 @@
-/** Thrown when a tool call runs past its time limit. */
-export class ToolTimeoutError extends Error {
-  constructor(toolName: string, readonly timeoutMs: number) {
-    super(`Tool "${toolName}" timed out after ${timeoutMs} ms.`);
+import { AdkitError } from './errors.js';
+
+/** What on-error callbacks see when a tool call runs past its time limit. */
+export class ToolTimeoutError extends AdkitError {
+  constructor(
+    readonly toolName: string,
+    readonly timeoutMs: number,
+  ) {
+    super('TOOL_TIMEOUT', `Tool "${toolName}" timed out after ${timeoutMs} ms.`);
     this.name = 'ToolTimeoutError';
   }
 }

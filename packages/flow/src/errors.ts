@@ -10,6 +10,8 @@ export type AdkitErrorCode =
   | 'MODEL_ERROR'
   | 'SCRIPT_EXHAUSTED'
   | 'TOOL_ERROR'
+  | 'TOOL_TIMEOUT'
+  | 'MISSING_CONTEXT_VARIABLE'
   | (string & {});
 
 /**

@@ -37,41 +37,41 @@ export class FlowContext implements ToolContext {
   readonly functionCall?: FunctionCall;
   readonly toolConfirmation?: ToolConfirmation;
   readonly signal: AbortSignal;
-  private readonly onProgress?: (progress: ProgressReport) => void;
+  // A true private field: tools cannot reach the session's events or services through it (TC-11).
+  readonly #source: ContextSource;
+  readonly #onProgress?: (progress: ProgressReport) => void;
 
-  constructor(
-    private readonly source: ContextSource,
-    init: FlowContextInit = {},
-  ) {
+  constructor(source: ContextSource, init: FlowContextInit = {}) {
+    this.#source = source;
     this.actions = init.actions ?? createEventActions();
     this.state = new DeltaState(source.session.state, this.actions.stateDelta);
     this.functionCallId = init.functionCallId ?? init.functionCall?.id ?? '';
     this.functionCall = init.functionCall;
     this.toolConfirmation = init.toolConfirmation;
     this.signal = init.signal ?? source.signal;
-    this.onProgress = init.onProgress;
+    this.#onProgress = init.onProgress;
   }
 
   get userContent(): Content | undefined {
-    return this.source.userContent;
+    return this.#source.userContent;
   }
   get invocationId(): string {
-    return this.source.invocationId;
+    return this.#source.invocationId;
   }
   get agentName(): string {
-    return this.source.agentName;
+    return this.#source.agentName;
   }
   get appName(): string {
-    return this.source.session.appName;
+    return this.#source.session.appName;
   }
   get userId(): string {
-    return this.source.session.userId;
+    return this.#source.session.userId;
   }
   get sessionId(): string {
-    return this.source.session.id;
+    return this.#source.session.id;
   }
   get branch(): string | undefined {
-    return this.source.branch;
+    return this.#source.branch;
   }
 
   async loadArtifact(filename: string, version?: number): Promise<Part | undefined> {
@@ -89,7 +89,7 @@ export class FlowContext implements ToolContext {
   }
 
   async searchMemory(query: string): Promise<SearchMemoryResponse> {
-    const memory = this.source.memoryService;
+    const memory = this.#source.memoryService;
     if (!memory)
       throw new MemoryError('memory service is not set; pass memoryService to the Runner (InMemoryRunner has one).');
     return memory.searchMemory({ appName: this.appName, userId: this.userId, query });
@@ -109,11 +109,11 @@ export class FlowContext implements ToolContext {
   }
 
   reportProgress(progress: ProgressReport): void {
-    this.onProgress?.(progress);
+    this.#onProgress?.(progress);
   }
 
   private artifacts(): ArtifactService {
-    const service = this.source.artifactService;
+    const service = this.#source.artifactService;
     if (!service)
       throw new ArtifactError(
         'artifact service is not set; pass artifactService to the Runner (InMemoryRunner has one).',

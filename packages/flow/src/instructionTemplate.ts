@@ -1,10 +1,12 @@
+import { AdkitError } from './errors.js';
 import type { Part } from './content.js';
 import type { ReadonlyState } from './state.js';
 
 /** Thrown when an instruction names a state key that is not set and not marked optional with `?`. */
-export class MissingContextVariableError extends Error {
+export class MissingContextVariableError extends AdkitError {
   constructor(readonly variable: string) {
     super(
+      'MISSING_CONTEXT_VARIABLE',
       `Context variable not found: \`${variable}\`. Set it in the session state, or write \`{${variable}?}\` to make it optional.`,
     );
     this.name = 'MissingContextVariableError';

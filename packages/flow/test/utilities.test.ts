@@ -1,0 +1,103 @@
+// Small pieces with sharp edges: JSON checking, canonical digests, state views, contexts.
+import { describe, expect, it } from 'vitest';
+import {
+  DeltaState,
+  InMemoryMemoryService,
+  canonicalJson,
+  functionCallDigest,
+  injectSessionState,
+  readonlyState,
+  toJsonValue,
+} from '../src/index.js';
+import { createToolContext } from '../src/testing/index.js';
+
+describe('toJsonValue', () => {
+  it('copies plain data, honours toJSON, drops undefined fields and turns undefined items into null', () => {
+    const date = new Date('2026-01-02T03:04:05.000Z');
+    const input = { a: [1, undefined, 'x'], d: date, skip: undefined, nested: { ok: true, n: null } };
+    const copy = toJsonValue(input);
+    expect(copy).toEqual({ a: [1, null, 'x'], d: '2026-01-02T03:04:05.000Z', nested: { ok: true, n: null } });
+    expect(copy).not.toBe(input);
+  });
+
+  it('names the path of what JSON cannot carry', () => {
+    expect(() => toJsonValue({ a: [{ b: NaN }] })).toThrow('$.a[0].b is NaN, which JSON cannot represent');
+    expect(() => toJsonValue({ m: new Map() })).toThrow('$.m is a Map; convert it to an object or an array');
+    expect(() => toJsonValue({ s: Symbol('x') })).toThrow('$.s is a symbol');
+    const shared = { x: 1 };
+    expect(toJsonValue({ a: shared, b: shared })).toEqual({ a: { x: 1 }, b: { x: 1 } });
+  });
+});
+
+describe('digests', () => {
+  it('canonical JSON ignores key order; the call digest changes with id, name or arguments', () => {
+    expect(canonicalJson({ b: 1, a: { d: 2, c: [{ y: 1, x: 2 }] } })).toBe('{"a":{"c":[{"x":2,"y":1}],"d":2},"b":1}');
+    const base = functionCallDigest({ id: '1', name: 'f', args: { a: 1, b: 2 } });
+    expect(functionCallDigest({ id: '1', name: 'f', args: { b: 2, a: 1 } })).toBe(base);
+    expect(functionCallDigest({ id: '2', name: 'f', args: { a: 1, b: 2 } })).not.toBe(base);
+    expect(functionCallDigest({ id: '1', name: 'g', args: { a: 1, b: 2 } })).not.toBe(base);
+    expect(functionCallDigest({ id: '1', name: 'f', args: { a: 1, b: 3 } })).not.toBe(base);
+  });
+});
+
+describe('state views', () => {
+  it('TC-10: DeltaState reads the delta first and writes through to both', () => {
+    const value: Record<string, unknown> = { a: 1, b: 1 };
+    const delta: Record<string, unknown> = { b: 2 };
+    const state = new DeltaState(value, delta);
+    expect([state.get('a'), state.get('b'), state.has('c')]).toEqual([1, 2, false]);
+    state.set('c', 3);
+    expect(value).toEqual({ a: 1, b: 1, c: 3 });
+    expect(delta).toEqual({ b: 2, c: 3 });
+    expect(state.toObject()).toEqual({ a: 1, b: 2, c: 3 });
+    expect(readonlyState({ x: 1 }).toObject()).toEqual({ x: 1 });
+  });
+
+  it('instruction templating fills state and artifacts', async () => {
+    const state = readonlyState({ n: 3, obj: { k: 'v' } });
+    const text = await injectSessionState('{n} {obj} {artifact.notes} {artifact.none?}', state, async (name) =>
+      name === 'notes' ? { text: 'NOTES' } : undefined,
+    );
+    expect(text).toBe('3 {"k":"v"} NOTES ');
+    await expect(injectSessionState('{artifact.none}', state, async () => undefined)).rejects.toThrow('Context variable not found: `artifact.none`.');
+  });
+});
+
+describe('tool context', () => {
+  it('TC-10: artifacts record their version on the actions; memory needs a service', async () => {
+    const ctx = createToolContext({ functionCallId: 'c1' });
+    expect(await ctx.saveArtifact('a.txt', { text: 'one' })).toBe(0);
+    expect(await ctx.saveArtifact('a.txt', { text: 'two' })).toBe(1);
+    expect(ctx.actions.artifactDelta).toEqual({ 'a.txt': 1 });
+    expect(await ctx.loadArtifact('a.txt', 0)).toEqual({ text: 'one' });
+    expect(await ctx.listArtifacts()).toEqual(['a.txt']);
+    await expect(ctx.searchMemory('x')).rejects.toThrow(
+      'memory service is not set; pass memoryService to the Runner (InMemoryRunner has one).',
+    );
+    const memory = new InMemoryMemoryService();
+    const withMemory = createToolContext({ memoryService: memory });
+    expect(await withMemory.searchMemory('anything')).toEqual({ memories: [] });
+  });
+
+  it('HC-1: requestConfirmation records the request under the call id and skips summarization', () => {
+    const ctx = createToolContext({ functionCallId: 'call-7' });
+    ctx.requestConfirmation({ hint: 'sure?', payload: { n: 1 } });
+    expect(ctx.actions.requestedToolConfirmations).toEqual({ 'call-7': { hint: 'sure?', confirmed: false, payload: { n: 1 } } });
+    expect(ctx.actions.skipSummarization).toBe(true);
+    const noId = createToolContext({ functionCallId: '' });
+    expect(() => noId.requestConfirmation()).toThrow('function call id not set when requesting confirmation for tool');
+  });
+
+  it('TC-11: the tool context exposes no session internals', async () => {
+    const { FlowContext } = await import('../src/flowContext.js');
+    const ctx = new FlowContext({
+      invocationId: 'i',
+      agentName: 'a',
+      session: { id: 's', appName: 'x', userId: 'u', state: {}, events: [], lastUpdateTime: 0 },
+      signal: new AbortController().signal,
+    }) as unknown as Record<string, unknown>;
+    expect(Object.keys(ctx).sort()).toEqual(['actions', 'functionCall', 'functionCallId', 'signal', 'state', 'toolConfirmation']);
+    for (const refused of ['agent', 'session', 'source', 'runConfig', 'invocationContext', 'memory', 'endInvocation'])
+      expect(ctx[refused]).toBeUndefined();
+  });
+});
