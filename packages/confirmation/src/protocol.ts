@@ -3,21 +3,6 @@ import { REQUEST_CONFIRMATION_FUNCTION, type FunctionCall } from '@adkit/flow';
 /** The function name of confirmation requests (model side) and replies (client side) (HC-4). */
 export const REQUEST_CONFIRMATION = REQUEST_CONFIRMATION_FUNCTION;
 
-/** The hint a built-in gate shows when it asks for confirmation (HC-2). */
-export function confirmationHint(toolName: string): string {
-  return `Please approve or reject the tool call ${toolName}() by responding with a FunctionResponse with an expected ToolConfirmation payload.`;
-}
-
-/** The error a gated tool answers with while it waits for confirmation (HC-2). */
-export function requiresConfirmationMessage(toolName: string): string {
-  return `error tool "${toolName}" requires confirmation, please approve or reject`;
-}
-
-/** The error a gated tool answers with when the user rejected the call (HC-9). */
-export function rejectedMessage(toolName: string): string {
-  return `error tool "${toolName}" call is rejected`;
-}
-
 /**
  * The call a confirmation request is about (`args.originalFunctionCall`, HC-4), or `undefined`
  * when the call is not a well-formed confirmation request.

@@ -10,7 +10,7 @@ import {
   type ToolContext,
   type Toolset,
 } from '@adkit/flow';
-import { confirmationGate } from './confirmationGate.js';
+import { confirmationGate } from '@adkit/tool';
 
 /** Decides per call whether the user must confirm it; gets the raw arguments (HC-11). */
 export type ConfirmationPredicate = (

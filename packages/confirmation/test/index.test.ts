@@ -6,13 +6,9 @@ describe('@adkit/confirmation exports', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
         'REQUEST_CONFIRMATION',
-        'confirmationGate',
-        'confirmationHint',
         'createConfirmationReply',
         'originalCallFrom',
         'pendingConfirmations',
-        'rejectedMessage',
-        'requiresConfirmationMessage',
         'withConfirmation',
       ].sort(),
     );

@@ -4,7 +4,6 @@ import { createToolContext } from '@adkit/flow/testing';
 import { describe, expect, it } from 'vitest';
 import {
   REQUEST_CONFIRMATION,
-  confirmationGate,
   createConfirmationReply,
   originalCallFrom,
   pendingConfirmations,
@@ -57,23 +56,6 @@ describe('protocol helpers', () => {
       { call: request('c2', { id: 'o2', name: 'two', args: {} }), originalCall: { id: 'o2', name: 'two', args: {} }, author: 'b', hint: 'ok?', payload: { n: 1 } },
     ]);
     expect(pendingConfirmations([])).toEqual([]);
-  });
-
-  it('HC-2: the gate passes approved calls without asking again, rejects rejected ones, and asks on first calls', async () => {
-    let asked = 0;
-    const need = () => (asked++, true);
-    await expect(confirmationGate(createToolContext({ toolConfirmation: { confirmed: true } }), 't', need)).resolves.toBeUndefined();
-    await expect(confirmationGate(createToolContext({ toolConfirmation: { confirmed: false } }), 't', need)).rejects.toThrow(
-      'error tool "t" call is rejected',
-    );
-    expect(asked).toBe(0);
-    const first = createToolContext({ functionCallId: 'c9' });
-    await expect(confirmationGate(first, 't', need)).rejects.toThrow('error tool "t" requires confirmation, please approve or reject');
-    expect(first.actions.skipSummarization).toBe(true);
-    expect(Object.keys(first.actions.requestedToolConfirmations!)).toEqual(['c9']);
-    const free = createToolContext();
-    await expect(confirmationGate(free, 't', () => false)).resolves.toBeUndefined();
-    expect(free.actions.requestedToolConfirmations).toBeUndefined();
   });
 });
 
