@@ -1,0 +1,159 @@
+import { ConfigError, errorMessage, type GenerateContentOptions, type LlmRequest, type LlmResponse, type Model } from '@adkit/flow';
+import OpenAI from 'openai';
+import { chatRequest, type RequestSettings } from './chatRequest.js';
+import { ChatStreamState, chatResult, completionState } from './chatResponse.js';
+import { errorResponse } from './errorResponse.js';
+import { responsesRequest } from './responsesRequest.js';
+import { ResponsesStreamState, responsesResult } from './responsesResponse.js';
+
+/** Options of `openai()`. Pass a ready `client`, or the settings to make one. */
+export interface OpenAIOptions {
+  /** An `OpenAI` client you configured; excludes `apiKey`, `baseURL`, `organization`, `project`, `maxRetries`, `timeout`. */
+  client?: OpenAI;
+  /** Defaults to `OPENAI_API_KEY`. Any non-empty string for local servers that ignore it. */
+  apiKey?: string;
+  /** An OpenAI-compatible server, e.g. `http://localhost:11434/v1` (Ollama); defaults to `OPENAI_BASE_URL` or OpenAI. */
+  baseURL?: string;
+  organization?: string;
+  project?: string;
+  /** Retries of 408/409/429/5xx and connection errors, with backoff (default 2). 400/401/403/404 are never retried. */
+  maxRetries?: number;
+  /** Request timeout in milliseconds (the SDK's default is 10 minutes). */
+  timeout?: number;
+  /** `'chat'` (Chat Completions, default: what OpenAI-compatible servers speak) or `'responses'`. */
+  api?: 'chat' | 'responses';
+  /** Send tool and output schemas in OpenAI's strict form (see `schemaReport`). Default false. */
+  strict?: boolean;
+  /** Role of the system instruction in Chat Completions (default `'system'`). */
+  systemRole?: 'system' | 'developer';
+  /** Reasoning effort and summary for reasoning models (else from `config.thinkingConfig`). */
+  reasoning?: { effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | (string & {}); summary?: 'auto' | 'concise' | 'detailed' };
+  /** Responses API `store` (the API's default is true). */
+  store?: boolean;
+  /** Extra body fields merged into every request (provider extensions such as `service_tier`). */
+  extraBody?: Record<string, unknown>;
+}
+
+/** An OpenAI model: an adkit `Model` over the `openai` SDK. */
+export interface OpenAIModel extends Model {
+  readonly client: OpenAI;
+  readonly api: 'chat' | 'responses';
+}
+
+const CLIENT_SETTINGS = ['apiKey', 'baseURL', 'organization', 'project', 'maxRetries', 'timeout'] as const;
+
+function makeClient(model: string, options: OpenAIOptions): OpenAI {
+  if (options.client) {
+    const extra = CLIENT_SETTINGS.filter((key) => options[key] !== undefined);
+    if (extra.length > 0) {
+      throw new ConfigError(
+        `openai("${model}"): pass either \`client\` or client settings (${extra.join(', ')}), not both; configure the client you pass instead.`,
+      );
+    }
+    return options.client;
+  }
+  if (!options.apiKey && !process.env.OPENAI_API_KEY) {
+    throw new ConfigError(
+      `openai("${model}"): no API key. Pass {apiKey} or set OPENAI_API_KEY (for a local OpenAI-compatible server such as Ollama, any non-empty string works).`,
+    );
+  }
+  try {
+    return new OpenAI({
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+      ...(options.organization ? { organization: options.organization } : {}),
+      ...(options.project ? { project: options.project } : {}),
+      maxRetries: options.maxRetries ?? 2,
+      ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+    });
+  } catch (error) {
+    throw new ConfigError(`openai("${model}"): could not create the OpenAI client: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/**
+ * An OpenAI model for adkit agents, over the Chat Completions API (default; any OpenAI-compatible
+ * server through `baseURL`) or the Responses API.
+ *
+ * Streaming yields text and reasoning deltas as partial responses, then one complete response
+ * (tool-call arguments assembled, usage, finish reason in genai's vocabulary). Failures are yielded
+ * as a response with `errorCode` (the HTTP status, `CONNECTION_ERROR`, `REFUSAL`,
+ * `UNSUPPORTED_TOOL`, …) and `errorMessage`; an aborted `signal` ends the stream without a response.
+ *
+ * @example
+ * const model = openai('gpt-4.1-mini'); // reads OPENAI_API_KEY
+ * const local = openai('llama3.2', { baseURL: 'http://localhost:11434/v1', apiKey: 'ollama' });
+ */
+export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel {
+  if (typeof model !== 'string' || model.trim() === '') {
+    throw new ConfigError(`openai(model): the model name must be a non-empty string such as "gpt-4.1-mini"; got ${JSON.stringify(model)}.`);
+  }
+  const api = options.api ?? 'chat';
+  if (api !== 'chat' && api !== 'responses') {
+    throw new ConfigError(`openai("${model}"): api must be 'chat' or 'responses'; got ${JSON.stringify(api)}.`);
+  }
+  if (options.systemRole !== undefined && options.systemRole !== 'system' && options.systemRole !== 'developer') {
+    throw new ConfigError(`openai("${model}"): systemRole must be 'system' or 'developer'; got ${JSON.stringify(options.systemRole)}.`);
+  }
+  const client = makeClient(model, options);
+  const settings: RequestSettings = {
+    strict: options.strict ?? false,
+    systemRole: options.systemRole ?? 'system',
+    ...(options.reasoning ? { reasoning: options.reasoning } : {}),
+    ...(options.store !== undefined ? { store: options.store } : {}),
+    ...(options.extraBody ? { extraBody: options.extraBody } : {}),
+  };
+
+  async function* chat(request: LlmRequest, stream: boolean, signal: AbortSignal | undefined): AsyncGenerator<LlmResponse> {
+    const mapped = chatRequest(request, model, settings, stream);
+    const requestOptions = signal ? { signal } : {};
+    if (!stream) {
+      const completion = await client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, requestOptions);
+      yield chatResult(completionState(completion), mapped);
+      return;
+    }
+    const state = new ChatStreamState();
+    const chunks = await client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, requestOptions);
+    for await (const chunk of chunks) {
+      const deltas = state.add(chunk);
+      if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
+    }
+    yield chatResult(state.state, mapped);
+  }
+
+  async function* responses(request: LlmRequest, stream: boolean, signal: AbortSignal | undefined): AsyncGenerator<LlmResponse> {
+    const mapped = responsesRequest(request, model, settings, stream);
+    const requestOptions = signal ? { signal } : {};
+    if (!stream) {
+      const response = await client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsNonStreaming, requestOptions);
+      yield responsesResult(response, mapped);
+      return;
+    }
+    const state = new ResponsesStreamState();
+    const events = await client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsStreaming, requestOptions);
+    for await (const event of events) {
+      const deltas = state.add(event);
+      if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
+    }
+    yield state.result(mapped);
+  }
+
+  return {
+    model,
+    client,
+    api,
+    async *generateContent(request: LlmRequest, { stream, signal }: GenerateContentOptions): AsyncGenerator<LlmResponse> {
+      if (signal?.aborted) return;
+      const name = request.model ?? model;
+      try {
+        for await (const response of (api === 'chat' ? chat : responses)(request, stream, signal)) {
+          if (signal?.aborted) return;
+          yield response;
+        }
+      } catch (error) {
+        if (signal?.aborted) return;
+        yield errorResponse(error, name, client.baseURL);
+      }
+    },
+  };
+}

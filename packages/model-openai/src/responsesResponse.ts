@@ -1,0 +1,139 @@
+import type { LlmResponse, Part } from '@adkit/flow';
+import type OpenAI from 'openai';
+import type { ResponseContext } from './chatResponse.js';
+import { structuredText } from './chatResponse.js';
+import { malformedCall, parseCallArguments } from './functionCallArgs.js';
+import { responsesFinishReason, usageMetadata } from './genaiVocabulary.js';
+import { encodeItemSignature } from './itemSignature.js';
+
+type OutputItem = OpenAI.Responses.ResponseOutputItem;
+
+/** The parts of one output item; a refusal or malformed call ends the mapping with an error. */
+function itemParts(item: OutputItem, context: ResponseContext): Part[] | Pick<LlmResponse, 'errorCode' | 'errorMessage' | 'finishReason'> {
+  if (item.type === 'reasoning') {
+    const summary = item.summary.map((s) => s.text).join('\n\n');
+    const text = summary || (item.content ?? []).map((c) => c.text).join('\n\n');
+    return [
+      {
+        text,
+        thought: true,
+        thoughtSignature: encodeItemSignature({
+          type: 'reasoning',
+          id: item.id,
+          summary: item.summary.map((s) => ({ type: 'summary_text' as const, text: s.text })),
+          ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}),
+        }),
+      },
+    ];
+  }
+  if (item.type === 'message') {
+    const parts: Part[] = [];
+    const phase = (item as { phase?: string | null }).phase;
+    const thoughtSignature = encodeItemSignature({ type: 'message', id: item.id, ...(phase ? { phase } : {}) });
+    for (const content of item.content) {
+      if (content.type === 'refusal') return { errorCode: 'REFUSAL', errorMessage: `The model refused: ${content.refusal}` };
+      parts.push({ text: structuredText(content.text, context.format), thoughtSignature });
+    }
+    return parts;
+  }
+  if (item.type === 'function_call') {
+    const args = parseCallArguments(item.arguments, context.strictPlans.get(item.name));
+    if (!args) return malformedCall(item.name, item.arguments);
+    const part: Part = { functionCall: { id: item.call_id, name: item.name, args } };
+    if (item.id) part.thoughtSignature = encodeItemSignature({ type: 'function_call', id: item.id });
+    return [part];
+  }
+  return [];
+}
+
+/**
+ * The complete response for a Responses API answer: reasoning items as thought parts (summary as
+ * text, the item kept in `thoughtSignature` to send back), message text (item id and phase kept),
+ * function calls with their `call_id` as id; status → finish reason; usage.
+ */
+export function responsesResult(response: OpenAI.Responses.Response, context: ResponseContext): LlmResponse {
+  const result: LlmResponse = {};
+  const finishReason = responsesFinishReason(response.status ?? undefined, response.incomplete_details?.reason ?? undefined);
+  if (finishReason) result.finishReason = finishReason;
+  const usage = usageMetadata(response.usage);
+  if (usage) result.usageMetadata = usage;
+  if (response.model) result.modelVersion = response.model;
+  if (response.status === 'failed' || response.error) {
+    return {
+      ...result,
+      errorCode: response.error?.code ?? 'MODEL_ERROR',
+      errorMessage: `OpenAI response failed: ${response.error?.message ?? 'no reason given'}`,
+    };
+  }
+  const parts: Part[] = [];
+  for (const item of response.output ?? []) {
+    const mapped = itemParts(item, context);
+    if (!Array.isArray(mapped)) return { ...result, ...mapped };
+    parts.push(...mapped);
+  }
+  if (parts.length > 0) result.content = { role: 'model', parts };
+  else if (finishReason && finishReason !== 'STOP') {
+    result.errorCode = finishReason;
+    result.errorMessage = `OpenAI stopped (${response.incomplete_details?.reason ?? response.status}) and returned no content.`;
+  }
+  return result;
+}
+
+/**
+ * Follows a Responses API event stream: text and reasoning-summary deltas (returned for the partial
+ * responses), finished output items by index, argument deltas per item, and the final response
+ * (`response.completed`, `.incomplete` or `.failed`, for status and usage). Each item is taken as
+ * its `output_item.done` event gave it, the final output filling in the rest.
+ */
+export class ResponsesStreamState {
+  readonly #items = new Map<number, OutputItem>();
+  readonly #arguments = new Map<string, string>();
+  #final: OpenAI.Responses.Response | undefined;
+  #error: { code?: string | null; message: string } | undefined;
+
+  add(event: OpenAI.Responses.ResponseStreamEvent): Part[] {
+    switch (event.type) {
+      case 'response.output_text.delta':
+        return event.delta ? [{ text: event.delta }] : [];
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        return event.delta ? [{ text: event.delta, thought: true }] : [];
+      case 'response.function_call_arguments.delta':
+        this.#arguments.set(event.item_id, (this.#arguments.get(event.item_id) ?? '') + event.delta);
+        return [];
+      case 'response.output_item.done': {
+        const item = event.item;
+        if (item.type === 'function_call' && !item.arguments && item.id) item.arguments = this.#arguments.get(item.id) ?? '';
+        this.#items.set(event.output_index, item);
+        return [];
+      }
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed':
+        this.#final = event.response;
+        return [];
+      case 'error':
+        this.#error = { code: event.code, message: event.message };
+        return [];
+      default:
+        return [];
+    }
+  }
+
+  result(context: ResponseContext): LlmResponse {
+    if (this.#error) {
+      return { errorCode: this.#error.code ?? 'MODEL_ERROR', errorMessage: `OpenAI stream error: ${this.#error.message}` };
+    }
+    const final = this.#final;
+    if (!final && this.#items.size === 0) {
+      return { errorCode: 'INCOMPLETE_STREAM', errorMessage: 'The OpenAI stream ended before the response was complete.' };
+    }
+    // Items as each `output_item.done` gave them (what goes back in the next request), the final
+    // output for any item the stream did not finish separately.
+    const output = new Map<number, OutputItem>((final?.output ?? []).map((item, index) => [index, item]));
+    for (const [index, item] of this.#items) output.set(index, item);
+    const items = [...output.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
+    const base = final ?? ({ status: 'incomplete' } as unknown as OpenAI.Responses.Response);
+    return responsesResult({ ...base, output: items }, context);
+  }
+}
