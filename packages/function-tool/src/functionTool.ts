@@ -1,0 +1,104 @@
+import { ConfigError, errorMessage } from '@adkit/flow';
+import type { FunctionDeclaration, RequestProcessor, RunnableTool, ToolContext } from '@adkit/flow';
+import { BaseTool, confirmationGate } from '@adkit/tool';
+import type { Static, TSchema } from 'typebox';
+import type { ArgumentParser } from './argumentParser.js';
+import {
+  plainJson,
+  prepareFunctionTool,
+  type FunctionToolBaseOptions,
+  type RequireConfirmation,
+} from './functionToolOptions.js';
+import { resultConverter, type ResultConverter } from './resultConverter.js';
+
+/** What `execute` may return: the response schema's type when there is one. */
+export type FunctionToolResult<R extends TSchema | undefined> = R extends TSchema ? Static<R> | undefined : unknown;
+
+/** Options of `functionTool`. */
+export interface FunctionToolOptions<P extends TSchema, R extends TSchema | undefined = undefined>
+  extends FunctionToolBaseOptions<P> {
+  /** The result's schema: declared to the model and checked on every result. */
+  response?: R;
+  /**
+   * The handler: typed arguments (already checked and converted) and the call's context. Return
+   * an object, or any other value (wrapped as `{result}`), or nothing (no result; for a
+   * long-running tool, "no response yet"). Throw to answer the model with `{error}`.
+   */
+  execute: (args: Static<P>, ctx: ToolContext) => FunctionToolResult<R> | Promise<FunctionToolResult<R>>;
+}
+
+/** A tool made by `functionTool`: runnable, registering itself, its schemas at hand. */
+export interface FunctionTool<P extends TSchema = TSchema> extends RunnableTool, RequestProcessor {
+  readonly isLongRunning: boolean;
+  readonly parameters: P;
+  readonly response?: TSchema;
+  declaration(): FunctionDeclaration;
+}
+
+class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTool<P> {
+  readonly parameters: P;
+  readonly response?: TSchema;
+  private readonly declared: FunctionDeclaration;
+  private readonly parse: ArgumentParser<P>;
+  private readonly confirm: RequireConfirmation<Static<P>>;
+  private readonly execute: (args: Static<P>, ctx: ToolContext) => unknown;
+  private readonly convert: ResultConverter;
+
+  constructor(options: FunctionToolOptions<P, TSchema | undefined>) {
+    const prepared = prepareFunctionTool('functionTool', options);
+    super(options);
+    this.parameters = options.parameters;
+    this.parse = prepared.parse;
+    this.confirm = prepared.requireConfirmation;
+    this.execute = options.execute;
+    const declaration = prepared.declaration;
+    if (options.response !== undefined) {
+      this.response = options.response;
+      try {
+        this.convert = resultConverter(this.name, options.response);
+      } catch (error) {
+        throw new ConfigError(`functionTool "${this.name}": the response schema does not compile: ${errorMessage(error)}`, {
+          cause: error,
+        });
+      }
+      declaration.responseJsonSchema = plainJson(options.response);
+    } else {
+      this.convert = resultConverter(this.name, undefined);
+    }
+    this.declared = Object.freeze(declaration);
+  }
+
+  declaration(): FunctionDeclaration {
+    return this.declared;
+  }
+
+  async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    const input = this.parse(args);
+    const confirm = this.confirm;
+    if (confirm !== false || ctx.toolConfirmation !== undefined)
+      await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(input, ctx) : confirm);
+    return this.convert(await this.execute(input, ctx));
+  }
+}
+
+/**
+ * A tool from a typed function (FT-1 … FT-6). The TypeBox schemas are compiled and the
+ * declaration built once, here; each call then checks the arguments (converting them only when
+ * the check fails: `"42"` → 42, unknown keys dropped), runs the confirmation gate (HC-2), the
+ * handler, and the result rules (FT-5). Bad arguments reach the model as an error listing each
+ * problem and the expected fields.
+ *
+ * ```ts
+ * const getWeather = functionTool({
+ *   name: 'get_weather',
+ *   description: 'The current weather in a city.',
+ *   parameters: Type.Object({ city: Type.String() }),
+ *   execute: async ({ city }) => ({ city, celsius: 21 }),
+ * });
+ * ```
+ */
+export function functionTool<P extends TSchema, R extends TSchema | undefined = undefined>(
+  options: FunctionToolOptions<P, R>,
+): FunctionTool<P> {
+  return new FunctionToolImpl<P>(options as unknown as FunctionToolOptions<P, TSchema | undefined>);
+}

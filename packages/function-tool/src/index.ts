@@ -1,0 +1,6 @@
+// The public API of @adkit/function-tool. Every line here is an API decision.
+export type { FunctionTool, FunctionToolOptions, FunctionToolResult } from './functionTool.js';
+export { functionTool } from './functionTool.js';
+export type { StreamingFunctionTool, StreamingFunctionToolOptions } from './streamingFunctionTool.js';
+export { streamingFunctionTool } from './streamingFunctionTool.js';
+export type { FunctionToolBaseOptions, RequireConfirmation } from './functionToolOptions.js';
