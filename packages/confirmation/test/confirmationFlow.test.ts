@@ -75,8 +75,13 @@ describe('confirmation, end to end', () => {
     expect(deploy.runs).toEqual([{ args: { env: 'prod' }, confirmed: true, payload: { note: 'go' } }]);
     expect(getFunctionResponses(resumed[0]!)).toEqual([{ id: 'orig-1', name: 'deploy', response: { deployed: 'prod' } }]);
     expect(resumed.at(-1)!.content!.parts![0]!.text).toBe('Deployed to prod.');
-    const sent = JSON.stringify(h.model.requests[1]!.contents);
-    expect(sent).not.toContain(REQUEST_CONFIRMATION);
+    const history = h.model.requests[1]!.contents;
+    expect(JSON.stringify(history)).not.toContain(REQUEST_CONFIRMATION);
+    // The model sees the call's real outcome right after the call, in place of the request for approval.
+    expect(history.slice(-2)).toEqual([
+      { role: 'model', parts: [{ functionCall: { id: 'orig-1', name: 'deploy', args: { env: 'prod' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'orig-1', name: 'deploy', response: { deployed: 'prod' } } }] },
+    ]);
     expect(pendingConfirmations((await h.session()).events)).toEqual([]);
   });
 

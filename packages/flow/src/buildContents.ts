@@ -16,14 +16,21 @@ interface Entry {
  * - events of other branches, partial events and confirmation traffic are left out;
  * - other agents' turns become user context ("For context: [agent] said: …");
  * - a function response is placed right after its call, even when it arrived turns later (a
- *   long-running tool answering); a later response to an already answered call becomes a user
- *   text update, so every provider accepts the history;
+ *   long-running tool answering); the response given after a confirmation replaces the one that
+ *   asked for it; any other later response to an answered call becomes a user text update, so
+ *   every provider accepts the history;
  * - client ids (`adk-…`) are cleared from calls and responses (FL-7).
  */
 export function buildContents(events: readonly Event[], agentName: string, branch?: string): Content[] {
   const entries: Entry[] = [];
   const callEntry = new Map<string, Entry>();
   const answered = new Set<string>();
+  // Calls whose first response only asked for confirmation: the response after the user's answer
+  // takes its place, so the model sees the call's real outcome right after the call.
+  const awaitingConfirmation = new Set<string>();
+  for (const event of events)
+    if (event.author === agentName)
+      for (const id of Object.keys(event.actions?.requestedToolConfirmations ?? {})) awaitingConfirmation.add(id);
 
   for (const event of events) {
     if (event.partial || !event.content?.parts?.length) continue;
@@ -46,7 +53,10 @@ export function buildContents(events: readonly Event[], agentName: string, branc
       }
       const owner = callEntry.get(response.id);
       if (!owner) kept.push(part);
-      else if (answered.has(response.id))
+      else if (answered.has(response.id) && awaitingConfirmation.delete(response.id)) {
+        const placeholder = owner.responses!.findIndex((p) => p.functionResponse?.id === response.id);
+        owner.responses![placeholder] = part;
+      } else if (answered.has(response.id))
         kept.push({ text: `Update from function ${response.name}: ${JSON.stringify(response.response ?? {})}` });
       else {
         (owner.responses ??= []).push(part);

@@ -67,6 +67,24 @@ describe('buildContents', () => {
     ]);
   });
 
+  it('the response given after a confirmation replaces the response that asked for it', () => {
+    const events = [
+      ev('user', [{ text: 'deploy' }]),
+      ev('a', [{ functionCall: { id: 'd1', name: 'deploy' } }]),
+      ev('a', [{ functionResponse: { id: 'd1', name: 'deploy', response: { error: 'requires confirmation' } } }], {
+        actions: { stateDelta: {}, artifactDelta: {}, requestedToolConfirmations: { d1: { confirmed: false } } },
+      }),
+      ev('a', [{ functionCall: { id: 'adk-c', name: 'adk_request_confirmation', args: {} } }]),
+      ev('user', [{ functionResponse: { id: 'adk-c', name: 'adk_request_confirmation', response: { confirmed: true } } }]),
+      ev('a', [{ functionResponse: { id: 'd1', name: 'deploy', response: { deployed: true } } }]),
+    ];
+    expect(buildContents(events, 'a')).toEqual([
+      { role: 'user', parts: [{ text: 'deploy' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'd1', name: 'deploy' } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'd1', name: 'deploy', response: { deployed: true } } }] },
+    ]);
+  });
+
   it('a call answered inside its own turn (server-side tools) stays as it is', () => {
     const events = [ev('a', [{ functionCall: { id: 's', name: 'srv' } }, { functionResponse: { id: 's', name: 'srv', response: {} } }, { text: 'ok' }])];
     expect(buildContents(events, 'a')[0]!.parts).toHaveLength(3);
