@@ -75,7 +75,7 @@ export function chatRequest(request: LlmRequest, defaultModel: string, settings:
         } else if (part.text !== undefined) texts.push(part.text);
         else {
           const text = partAsText(part);
-          if (text !== undefined) texts.push(text);
+          if (text !== undefined) texts.push(`${text}\n`);
         }
       }
       const content = texts.join('');

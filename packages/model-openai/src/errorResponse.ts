@@ -15,8 +15,8 @@ interface OpenAIErrorLike {
  * Turns anything thrown while calling OpenAI into an error response (never a throw). HTTP errors get
  * the status as `errorCode` (`"400"`, `"401"`, `"429"`, `"500"`) and a message with the API's
  * type, param, code and text; connection failures get `CONNECTION_ERROR` or `TIMEOUT`; requests
- * the adapter refused before sending keep their own code (`UNSUPPORTED_TOOL`, …). Checks are
- * structural, so errors from any copy of the openai SDK are recognised.
+ * the adapter refused before sending keep their own code (`UNSUPPORTED_TOOL`, …). Checks use fields
+ * and class names, not `instanceof`, so errors from any copy of the openai SDK are recognised.
  */
 export function errorResponse(error: unknown, model: string, baseURL: string): LlmResponse {
   if (error instanceof UnsupportedRequestError) return { errorCode: error.code, errorMessage: error.message };
@@ -34,10 +34,11 @@ export function errorResponse(error: unknown, model: string, baseURL: string): L
       errorMessage: `OpenAI API error ${e.status}${detailText} for model "${model}": ${apiMessage ?? errorMessage(error)}`,
     };
   }
-  if (e.name === 'APIConnectionTimeoutError') {
+  const kind = (error as { constructor?: { name?: string } } | null)?.constructor?.name ?? e.name;
+  if (kind === 'APIConnectionTimeoutError') {
     return { errorCode: 'TIMEOUT', errorMessage: `The OpenAI API at ${baseURL} did not answer in time for model "${model}".` };
   }
-  if (e.name === 'APIConnectionError') {
+  if (kind === 'APIConnectionError') {
     const cause = e.cause ? `: ${errorMessage(e.cause)}` : '';
     return {
       errorCode: 'CONNECTION_ERROR',

@@ -99,11 +99,12 @@ export function orderHistory(contents: readonly Content[]): Turn[] {
         if (!turns.includes(results)) turns.push(results);
         results.results.push({ callId: call.id, name: call.name, output: functionResponseText(response) });
       } else {
-        const late = response.id !== undefined && closed.has(response.id);
+        const late = response.id ? closed.has(response.id) : [...closed.values()].includes(response.name);
+        const call = response.id ? ` (call ${response.id})` : '';
         others.push({
           text: late
-            ? `Update from function ${response.name} (call ${response.id}): ${functionResponseText(response)}`
-            : `Function ${response.name} returned: ${functionResponseText(response)}`,
+            ? `Update from function ${response.name}${call}: ${functionResponseText(response)}`
+            : `Function ${response.name}${call} returned: ${functionResponseText(response)}`,
         });
       }
     }
