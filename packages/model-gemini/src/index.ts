@@ -1,4 +1,4 @@
 // The public API of @adkit/model-gemini. Every line here is an API decision.
 export type { GeminiOptions, GeminiModel } from './gemini.js';
 export { gemini } from './gemini.js';
-export type { ServerExecutedCall } from './responseAggregator.js';
+export type { ServerToolCall } from './responseAggregator.js';

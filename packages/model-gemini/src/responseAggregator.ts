@@ -1,11 +1,14 @@
-import type { FunctionCall, LlmResponse, Part } from '@adkit/flow';
+import type { FunctionCall, FunctionResponse, LlmResponse, Part } from '@adkit/flow';
 import type { GenerateContentResponse, Part as GenaiPart } from '@google/genai';
 import { PartialArgsBuilder } from './partialArgs.js';
 
-/** A function call the server already ran: its response follows it inside the same model turn. */
-export interface ServerExecutedCall {
-  name: string;
-  id?: string;
+/**
+ * A function call Gemini already ran on its side (a server-side MCP tool), with its response: both
+ * came back inside the same model turn.
+ */
+export interface ServerToolCall {
+  functionCall: FunctionCall;
+  functionResponse: FunctionResponse;
 }
 
 interface PendingCall {
@@ -19,7 +22,9 @@ interface PendingCall {
  * Folds Gemini responses (one, or the chunks of a stream) into adkit `LlmResponse`s: text and
  * thought deltas for the partial responses, then one aggregate with text joined per kind, every
  * other part kept in order, Vertex partial function-call arguments assembled, the last non-empty
- * grounding metadata, usage, finish reason and model version.
+ * grounding metadata, usage, finish reason and model version. Calls Gemini already ran (a call and
+ * its response in the same turn) move out of the content into `customMetadata.serverToolCalls`, so
+ * the flow neither runs them again nor waits for their answer.
  */
 export class ResponseAggregator {
   readonly #parts: Part[] = [];
@@ -65,7 +70,10 @@ export class ResponseAggregator {
   result(): LlmResponse {
     this.#finishPending();
     const response: LlmResponse = {};
-    if (this.#parts.length > 0) response.content = { role: 'model', parts: this.#parts };
+    const pairs = findServerToolCalls(this.#parts);
+    const paired = new Set(pairs.flatMap(([call, answer]) => [call, answer]));
+    const parts = this.#parts.filter((_part, i) => !paired.has(i));
+    if (parts.length > 0 || pairs.length > 0) response.content = { role: 'model', parts };
     if (this.#finishReason) response.finishReason = this.#finishReason;
     if (this.#usage) response.usageMetadata = this.#usage;
     if (this.#grounding) response.groundingMetadata = this.#grounding;
@@ -78,8 +86,13 @@ export class ResponseAggregator {
       response.errorMessage =
         this.#finishMessage ?? `Gemini stopped with finish reason ${this.#finishReason} and returned no content.`;
     }
-    const serverExecuted = findServerExecutedCalls(this.#parts);
-    if (serverExecuted.length > 0) response.customMetadata = { serverExecutedFunctionCalls: serverExecuted };
+    if (pairs.length > 0) {
+      const serverToolCalls: ServerToolCall[] = pairs.map(([call, answer]) => ({
+        functionCall: this.#parts[call]!.functionCall!,
+        functionResponse: this.#parts[answer]!.functionResponse!,
+      }));
+      response.customMetadata = { serverToolCalls };
+    }
     return response;
   }
 
@@ -147,12 +160,12 @@ export class ResponseAggregator {
 }
 
 /**
- * Function calls answered inside the same model turn: a later part of the turn holds a function
- * response with the same name (and the same id, when there are ids). Gemini returns such pairs for
- * tools it runs itself (server-side MCP servers); the client must not run them again.
+ * Function calls answered inside the same model turn, as `[call index, response index]`: a later
+ * part of the turn holds a function response with the same name (and the same id, when there are
+ * ids). Gemini returns such pairs for tools it runs itself (server-side MCP servers).
  */
-export function findServerExecutedCalls(parts: readonly Part[]): ServerExecutedCall[] {
-  const found: ServerExecutedCall[] = [];
+export function findServerToolCalls(parts: readonly Part[]): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
   const used = new Set<number>();
   parts.forEach((part, i) => {
     const call = part.functionCall;
@@ -161,7 +174,7 @@ export function findServerExecutedCalls(parts: readonly Part[]): ServerExecutedC
       const response = parts[j]!.functionResponse;
       if (!response || used.has(j) || response.name !== call.name || (response.id ?? '') !== (call.id ?? '')) continue;
       used.add(j);
-      found.push(call.id ? { name: call.name, id: call.id } : { name: call.name });
+      found.push([i, j]);
       return;
     }
   });

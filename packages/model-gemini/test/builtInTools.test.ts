@@ -112,7 +112,7 @@ describe('code execution', () => {
 });
 
 describe('server-side MCP tools', () => {
-  it('a call answered inside the same model turn stays paired in the content and is marked server-executed', async () => {
+  it('a call Gemini ran itself moves out of the content, with its response, into customMetadata.serverToolCalls', async () => {
     server = await startReplayServer({ script: ['gemini--server-side-mcp-tool-stream.sse'] });
     const recordedTools = (fixtureRequestBody('gemini--server-side-mcp-tool-stream.sse') as { tools: unknown[] }).tools;
     const request = createLlmRequest({
@@ -122,15 +122,19 @@ describe('server-side MCP tools', () => {
     const responses = await collect(geminiAt(server, 'gemini-2.5-flash'), request, true);
     const final = responses.at(-1)!;
     const parts = final.content!.parts!;
-    expect(parts.map((p) => Object.keys(p)[0])).toEqual(['functionCall', 'functionResponse', 'text']);
-    expect(parts[0]!.functionCall).toEqual({
+    expect(parts).toHaveLength(1);
+    expect(parts[0]!.text).toBe(responses.filter((r) => r.partial).map((r) => r.content!.parts![0]!.text).join(''));
+    expect(parts[0]!.text).toMatch(/^Here's the hourly weather forecast for San Francisco on February/);
+    const calls = (final.customMetadata as { serverToolCalls: Array<{ functionCall: unknown; functionResponse: { name: string; response: Record<string, unknown> } }> })
+      .serverToolCalls;
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.functionCall).toEqual({
       name: 'weather_server_get_weather',
       args: { endDate: '2026-02-02', location: 'San Francisco', startDate: '2026-02-02' },
     });
-    expect(parts[1]!.functionResponse!.name).toBe('weather_server_get_weather');
-    expect(parts[2]!.text).toBe(responses.filter((r) => r.partial).map((r) => r.content!.parts![0]!.text).join(''));
-    expect(final.customMetadata).toEqual({ serverExecutedFunctionCalls: [{ name: 'weather_server_get_weather' }] });
-    // The call never shows up on its own in a partial response, so nothing invites running it.
+    expect(calls[0]!.functionResponse.name).toBe('weather_server_get_weather');
+    expect(Object.keys(calls[0]!.functionResponse.response).sort()).toEqual(['call_tool_result_json', 'result']);
+    // The call never shows up in a partial response either, so nothing invites running it.
     expect(responses.filter((r) => r.partial).every((r) => r.content!.parts!.every((p) => p.text !== undefined))).toBe(true);
     expect(sentBodies(server)).toEqual([fixtureRequestBody('gemini--server-side-mcp-tool-stream.sse')]);
   });

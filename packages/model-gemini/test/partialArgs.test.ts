@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PartialArgsBuilder, parseJsonPath } from '../src/partialArgs.js';
-import { ResponseAggregator, findServerExecutedCalls } from '../src/responseAggregator.js';
+import { ResponseAggregator, findServerToolCalls } from '../src/responseAggregator.js';
 
 describe('partial function-call arguments', () => {
   it('parses dotted, indexed and quoted JSON paths', () => {
@@ -47,13 +47,24 @@ describe('partial function-call arguments', () => {
 describe('server-executed calls', () => {
   it('pairs a call with a later response of the same name and id, once', () => {
     expect(
-      findServerExecutedCalls([
+      findServerToolCalls([
         { functionCall: { name: 'a' } },
         { functionCall: { name: 'b', id: '1' } },
         { functionResponse: { name: 'b', id: '2' } },
         { functionResponse: { name: 'a' } },
         { functionCall: { name: 'a' } },
       ]),
-    ).toEqual([{ name: 'a' }]);
+    ).toEqual([[0, 3]]);
+  });
+
+  it('a turn that held only a server call keeps an empty content, so the event (and its metadata) is recorded', () => {
+    const aggregator = new ResponseAggregator();
+    aggregator.add({
+      candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }, { functionResponse: { name: 'f', response: { ok: 1 } } }] } }],
+    } as never);
+    expect(aggregator.result()).toEqual({
+      content: { role: 'model', parts: [] },
+      customMetadata: { serverToolCalls: [{ functionCall: { name: 'f', args: {} }, functionResponse: { name: 'f', response: { ok: 1 } } }] },
+    });
   });
 });
