@@ -33,6 +33,7 @@ export async function longRunningExample(): Promise<string[]> {
 }
 
 function describe(event: Event): string {
+  if (!event.content) return `${event.author}: state ${JSON.stringify(event.actions.stateDelta)}`;
   const pending = event.longRunningToolIds?.length ? ` (waiting for ${event.longRunningToolIds.join(', ')})` : '';
   return `${event.author}: ${stringifyContent(event)}${pending}`;
 }

@@ -92,7 +92,7 @@ describe('FT-1: construction', () => {
     expect(error.message).toBe('functionTool "t": the parameters schema does not compile: Invalid regular expression: /(/u: Unterminated group');
     expect(error.cause).toBeInstanceOf(SyntaxError);
     expect(
-      constructionError(() => functionTool({ name: 't', description: 'd', parameters, response: broken, execute })).message,
+      constructionError(() => functionTool({ name: 't', description: 'd', parameters, response: broken, execute: execute as never })).message,
     ).toBe('functionTool "t": the response schema does not compile: Invalid regular expression: /(/u: Unterminated group');
   });
 });

@@ -1,7 +1,11 @@
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { Settings } from 'typebox/system';
 import Value from 'typebox/value';
 import { formatSchemaErrors, MAX_SCHEMA_PROBLEMS } from './schemaErrors.js';
+
+/** How many raw errors TypeBox may collect for one message (its own default is 8). */
+const ERROR_BUDGET = 64;
 
 /** A schema compiled once, for checks on hot paths. */
 export interface CompiledSchema<T extends TSchema = TSchema> {
@@ -28,7 +32,23 @@ export function compileSchema<T extends TSchema>(schema: T): CompiledSchema<T> {
     schema,
     check: (value): value is Static<T> => validator.Check(value),
     problems: (value, max = MAX_SCHEMA_PROBLEMS) =>
-      validator.Check(value) ? [] : formatSchemaErrors(validator.Errors(value), max),
+      validator.Check(value) ? [] : formatSchemaErrors(collectErrors(validator, value), max),
     coerce: (value) => validator.Clean(validator.Convert(validator.Default(Value.Clone(value)))),
   };
+}
+
+/**
+ * TypeBox stops collecting at `maxErrors` (8), which can cut a union's error off from its branch
+ * errors and count noise ("schema is false") against the limit. Raise the limit for this one
+ * synchronous call, as TypeBox does itself for Parse, and restore it.
+ */
+function collectErrors(validator: ReturnType<typeof Compile>, value: unknown) {
+  const previous = Settings.Get().maxErrors;
+  if (previous >= ERROR_BUDGET) return validator.Errors(value);
+  Settings.Set({ maxErrors: ERROR_BUDGET });
+  try {
+    return validator.Errors(value);
+  } finally {
+    Settings.Set({ maxErrors: previous });
+  }
 }
