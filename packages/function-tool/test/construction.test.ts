@@ -149,3 +149,30 @@ describe('FT-3: the declaration', () => {
     await expect(tool.processRequest(createToolContext(), request)).rejects.toThrow('duplicate tool: "get_weather"');
   });
 });
+
+describe('types', () => {
+  it('execute receives Static<parameters>; with a response schema the result is typed (checked by tsc)', async () => {
+    const typed = functionTool({
+      name: 'inc',
+      description: 'd',
+      parameters: Type.Object({ n: Type.Integer(), label: Type.Optional(Type.String()) }),
+      execute: ({ n, label }) => `${label ?? ''}${n + 1}`,
+    });
+    expect(await typed.run(createToolContext(), { n: 1 })).toEqual({ result: '2' });
+    functionTool({
+      name: 'bad_arg',
+      description: 'd',
+      parameters: Type.Object({ n: Type.Integer() }),
+      // @ts-expect-error `city` is not one of the parameters
+      execute: ({ city }) => city,
+    });
+    functionTool({
+      name: 'bad_result',
+      description: 'd',
+      parameters: Type.Object({}),
+      response: Type.Object({ celsius: Type.Number() }),
+      // @ts-expect-error the response schema wants { celsius: number }
+      execute: () => ({ celsius: 'warm' }),
+    });
+  });
+});

@@ -16,7 +16,8 @@ export interface BaseToolsetOptions {
 /**
  * A base for toolsets (MCP servers, API packs): subclasses list their tools in `listTools`;
  * `tools(ctx)` then applies the `toolFilter` (on the original names) and the `prefix`. Override
- * `close()` to release connections; the runner calls it when it closes.
+ * `close()` to release connections; the runner calls it when it closes. A `processRequest` the
+ * subclass adds runs as is (what it registers is not prefixed; wrap with `prefixToolset` for that).
  */
 export abstract class BaseToolset implements Toolset {
   readonly name: string;
