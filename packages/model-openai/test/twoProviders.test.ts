@@ -3,7 +3,7 @@ import { startReplayServer } from '@adkit/replay-server';
 import { expect, it } from 'vitest';
 // @adkit/model-gemini is not a devDependency of this package (adding one changes the lockfile), so
 // the test takes it from its sources in the workspace.
-import { gemini } from '../../model-gemini/src/index.js';
+import { gemini } from '@adkit/model-gemini';
 import { openai } from '../src/index.js';
 
 function lookupTool(name: string, description: string, field: string, answers: Record<string, string>): RunnableTool {
