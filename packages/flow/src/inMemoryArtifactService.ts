@@ -1,3 +1,4 @@
+import { cloneData } from './cloneData.js';
 import type { Part } from './content.js';
 import type { ArtifactKey, ArtifactService } from './artifactService.js';
 import { ArtifactError } from './errors.js';
@@ -12,7 +13,7 @@ export class InMemoryArtifactService implements ArtifactService {
     const path = artifactPath(request);
     let versions = this.artifacts.get(path);
     if (!versions) this.artifacts.set(path, (versions = []));
-    versions.push(structuredClone(request.artifact));
+    versions.push(cloneData(request.artifact));
     return versions.length - 1;
   }
 
@@ -20,7 +21,7 @@ export class InMemoryArtifactService implements ArtifactService {
     const versions = this.artifacts.get(artifactPath(request));
     if (!versions || versions.length === 0) return undefined;
     const part = request.version === undefined ? versions[versions.length - 1] : versions[request.version];
-    return part && structuredClone(part);
+    return part && cloneData(part);
   }
 
   async listArtifactKeys(request: Omit<ArtifactKey, 'filename'>): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { cloneData } from './cloneData.js';
 import type { Session } from './session.js';
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from './memoryService.js';
 
@@ -12,7 +13,7 @@ export class InMemoryMemoryService implements MemoryService {
     const entries: MemoryEntry[] = [];
     for (const event of session.events) {
       if (!event.content?.parts?.some((p) => p.text)) continue;
-      entries.push({ id: event.id, content: structuredClone(event.content), author: event.author, timestamp: event.timestamp });
+      entries.push({ id: event.id, content: cloneData(event.content), author: event.author, timestamp: event.timestamp });
     }
     this.bySession.set(`${session.appName}\u0000${session.userId}\u0000${session.id}`, {
       appName: session.appName,
@@ -31,7 +32,7 @@ export class InMemoryMemoryService implements MemoryService {
         const text = (entry.content.parts ?? []).map((p) => p.text ?? '').join(' ');
         for (const word of words(text))
           if (queryWords.has(word)) {
-            memories.push(structuredClone(entry));
+            memories.push(cloneData(entry));
             break;
           }
       }

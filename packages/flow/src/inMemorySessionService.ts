@@ -1,3 +1,4 @@
+import { cloneData } from './cloneData.js';
 import type { Event } from './event.js';
 import { newId } from './ids.js';
 import type {
@@ -33,7 +34,7 @@ export class InMemorySessionService implements SessionService {
       throw new SessionError(
         `Session "${id}" already exists for app "${request.appName}" and user "${request.userId}"; pass another sessionId or omit it.`,
       );
-    const scoped = structuredClone(splitStateDelta(request.state));
+    const scoped = cloneData(splitStateDelta(request.state));
     Object.assign(this.scope(this.appState, request.appName), scoped.app);
     Object.assign(this.scope(this.userState, `${request.appName}\u0000${request.userId}`), scoped.user);
     const stored: StoredSession = {
@@ -101,7 +102,7 @@ export class InMemorySessionService implements SessionService {
       user: this.userState.get(`${stored.appName}\u0000${stored.userId}`) ?? {},
       session: stored.state,
     });
-    return structuredClone({
+    return cloneData({
       id: stored.id,
       appName: stored.appName,
       userId: stored.userId,

@@ -1,3 +1,4 @@
+import { cloneData } from './cloneData.js';
 import { Compile } from 'typebox/compile';
 import { buildContents } from './buildContents.js';
 import { firstResult, type ToolResult } from './callbacks.js';
@@ -141,7 +142,7 @@ async function* runStep(
 
 /** Request processors in ADK's order (FL-1), then per-tool (FL-3) and per-toolset (FL-4) processing. */
 async function buildRequest(agent: LlmAgent, context: InvocationContext, request: LlmRequest, resolved: ResolvedTools) {
-  if (agent.generateContentConfig) Object.assign(request.config, structuredClone(agent.generateContentConfig));
+  if (agent.generateContentConfig) Object.assign(request.config, cloneData(agent.generateContentConfig));
   const hasTools = resolved.tools.length > 0;
   if (agent.outputSchema && !hasTools) {
     request.config.responseMimeType = 'application/json';

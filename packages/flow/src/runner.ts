@@ -12,6 +12,9 @@ import type { Session, SessionService } from './session.js';
 import type { Toolset } from './tool.js';
 import { LlmAgent } from './llmAgent.js';
 
+/** The signal of runs that were given none: nothing can abort it, so one serves every run. */
+const NEVER_ABORTED = new AbortController().signal;
+
 export interface RunnerOptions {
   appName: string;
   agent: BaseAgent;
@@ -66,7 +69,7 @@ export class Runner {
 
   /** Runs one invocation and yields its events (partial ones included, but never saved). */
   async *runAsync(request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
-    const signal = request.signal ?? new AbortController().signal;
+    const signal = request.signal ?? NEVER_ABORTED;
     const session = await this.loadSession(request);
     const context = new InvocationContext({
       invocationId: `e-${newId()}`,

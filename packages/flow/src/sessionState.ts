@@ -1,3 +1,4 @@
+import { cloneData } from './cloneData.js';
 import type { Event } from './event.js';
 import type { Session } from './session.js';
 import { STATE_PREFIX } from './state.js';
@@ -36,7 +37,7 @@ export function eventForStorage(event: Event): Event {
   const stateDelta: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(event.actions.stateDelta))
     if (!key.startsWith(STATE_PREFIX.temp)) stateDelta[key] = value;
-  return structuredClone({ ...event, actions: { ...event.actions, stateDelta } });
+  return cloneData({ ...event, actions: { ...event.actions, stateDelta } });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { cloneData } from '../cloneData.js';
 import type { Content, FunctionCall, Part } from '../content.js';
 import { AdkitError } from '../errors.js';
 import type { LlmRequest } from '../llmRequest.js';
@@ -47,20 +48,20 @@ export class ScriptedModel implements Model {
     const answer = typeof step === 'function' ? await step(request) : step;
     if (options.signal?.aborted) return;
     if (!Array.isArray(answer)) {
-      yield structuredClone(answer as LlmResponse);
+      yield cloneData(answer as LlmResponse);
       return;
     }
     const chunks = answer as readonly LlmResponse[];
     for (const chunk of chunks) {
       if (options.signal?.aborted) return;
-      yield { ...structuredClone(chunk), partial: true };
+      yield { ...cloneData(chunk), partial: true };
     }
     yield aggregate(chunks);
   }
 }
 
 function snapshot(request: LlmRequest): RecordedRequest {
-  const copy = structuredClone({ model: request.model, contents: request.contents, config: request.config });
+  const copy = cloneData({ model: request.model, contents: request.contents, config: request.config });
   return { ...copy, tools: { ...request.tools } } as RecordedRequest;
 }
 
@@ -74,10 +75,10 @@ function aggregate(chunks: readonly LlmResponse[]): LlmResponse {
       const lastIsText =
         last !== undefined && last.text !== undefined && Object.keys(last).every((k) => k === 'text' || k === 'thought');
       if (isText && lastIsText && Boolean(last.thought) === Boolean(part.thought)) last.text += part.text!;
-      else parts.push(structuredClone(part));
+      else parts.push(cloneData(part));
     }
   const { content: _content, partial: _partial, ...rest } = chunks[chunks.length - 1] ?? {};
-  return { ...structuredClone(rest), content: { role: 'model', parts } };
+  return { ...cloneData(rest), content: { role: 'model', parts } };
 }
 
 /** A model response with one text part. */
