@@ -62,6 +62,12 @@ export interface Part {
   fileData?: FileData;
   executableCode?: ExecutableCode;
   codeExecutionResult?: CodeExecutionResult;
+  /**
+   * Data an adapter or app keeps with the part (genai's `partMetadata`); it is saved with the
+   * session but is not content: the OpenAI adapter keeps Responses API item ids here, and the
+   * Gemini adapter never sends it.
+   */
+  partMetadata?: Record<string, unknown>;
 }
 
 /** A turn of the conversation. */

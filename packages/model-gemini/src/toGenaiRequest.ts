@@ -10,17 +10,17 @@ export const CONTINUE_TEXT =
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 /**
- * Whether a thought signature can be sent to Gemini: Gemini's signatures are base64; a signature
- * another adapter stored (the OpenAI adapter keeps Responses items there as JSON) is not, and is
- * left out rather than rejected by the API.
+ * Whether a thought signature can be sent to Gemini: Gemini's signatures are base64; anything
+ * else (written by another source) is left out rather than rejected by the API.
  */
 export function isGeminiThoughtSignature(signature: string): boolean {
   return BASE64.test(signature);
 }
 
+/** The part as Gemini takes it: `partMetadata` is adkit's (and Vertex refuses it); a foreign signature is dropped. */
 function toGenaiPart(part: Part): Part {
-  if (part.thoughtSignature === undefined || isGeminiThoughtSignature(part.thoughtSignature)) return part;
-  const { thoughtSignature: _dropped, ...rest } = part;
+  const { partMetadata: _metadata, ...rest } = part;
+  if (rest.thoughtSignature !== undefined && !isGeminiThoughtSignature(rest.thoughtSignature)) delete rest.thoughtSignature;
   return rest;
 }
 

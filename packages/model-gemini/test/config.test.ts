@@ -96,7 +96,7 @@ describe('request mapping', () => {
     expect(toGenaiRequest(request, 'gemini-2.5-flash', { vertexai: true }).config!.labels).toEqual({ team: 'a' });
   });
 
-  it('keeps Gemini thought signatures and drops ones another provider stored (not base64)', () => {
+  it('keeps Gemini thought signatures, drops foreign ones (not base64) and never sends partMetadata', () => {
     expect(isGeminiThoughtSignature('EjQKMgFyyNp8VRG2uDen0QENDjUJ+/==')).toBe(true);
     expect(isGeminiThoughtSignature('EjQKMgFyyNp8_-')).toBe(true);
     expect(isGeminiThoughtSignature('openai:{"type":"reasoning"}')).toBe(false);
@@ -105,7 +105,7 @@ describe('request mapping', () => {
         createUserContent('hi'),
         createModelContent([
           { text: 'thinking', thought: true, thoughtSignature: 'openai:{"type":"reasoning","id":"rs_1"}' },
-          { functionCall: { name: 'f', args: {} }, thoughtSignature: 'EjQK' },
+          { functionCall: { name: 'f', args: {} }, thoughtSignature: 'EjQK', partMetadata: { openaiResponsesItem: { type: 'function_call', id: 'fc_1' } } },
         ]),
         createUserContent([{ functionResponse: { name: 'f', response: { ok: true } } }]),
       ],

@@ -3,7 +3,7 @@ import type OpenAI from 'openai';
 import type { MappedRequest, RequestSettings } from './chatRequest.js';
 import { UnsupportedRequestError } from './errors.js';
 import { orderHistory, type ModelTurn } from './history.js';
-import { decodeItemSignature } from './itemSignature.js';
+import { responsesItemOf } from './responsesItem.js';
 import { reasoningSettings, responseFormat, systemText, toolChoice } from './requestSettings.js';
 import { toolSpecs } from './toolSpecs.js';
 import { partAsText, userPieces } from './userParts.js';
@@ -38,7 +38,7 @@ function modelItems(turn: ModelTurn): InputItem[] {
   const items: InputItem[] = [];
   let message: OpenAI.Responses.ResponseOutputMessage | undefined;
   for (const part of turn.parts) {
-    const signature = decodeItemSignature(part.thoughtSignature);
+    const signature = responsesItemOf(part);
     if (part.functionCall) {
       message = undefined;
       items.push({

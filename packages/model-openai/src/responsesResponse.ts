@@ -4,7 +4,7 @@ import type { ResponseContext } from './chatResponse.js';
 import { structuredText } from './chatResponse.js';
 import { malformedCall, parseCallArguments } from './functionCallArgs.js';
 import { responsesFinishReason, usageMetadata } from './genaiVocabulary.js';
-import { encodeItemSignature } from './itemSignature.js';
+import { withResponsesItem } from './responsesItem.js';
 
 type OutputItem = OpenAI.Responses.ResponseOutputItem;
 
@@ -14,25 +14,24 @@ function itemParts(item: OutputItem, context: ResponseContext): Part[] | Pick<Ll
     const summary = item.summary.map((s) => s.text).join('\n\n');
     const text = summary || (item.content ?? []).map((c) => c.text).join('\n\n');
     return [
-      {
-        text,
-        thought: true,
-        thoughtSignature: encodeItemSignature({
+      withResponsesItem(
+        { text, thought: true },
+        {
           type: 'reasoning',
           id: item.id,
           summary: item.summary.map((s) => ({ type: 'summary_text' as const, text: s.text })),
           ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}),
-        }),
-      },
+        },
+      ),
     ];
   }
   if (item.type === 'message') {
     const parts: Part[] = [];
     const phase = (item as { phase?: string | null }).phase;
-    const thoughtSignature = encodeItemSignature({ type: 'message', id: item.id, ...(phase ? { phase } : {}) });
+    const kept = { type: 'message' as const, id: item.id, ...(phase ? { phase } : {}) };
     for (const content of item.content) {
       if (content.type === 'refusal') return { errorCode: 'REFUSAL', errorMessage: `The model refused: ${content.refusal}` };
-      parts.push({ text: structuredText(content.text, context.format), thoughtSignature });
+      parts.push(withResponsesItem({ text: structuredText(content.text, context.format) }, kept));
     }
     return parts;
   }
@@ -40,15 +39,14 @@ function itemParts(item: OutputItem, context: ResponseContext): Part[] | Pick<Ll
     const args = parseCallArguments(item.arguments, context.strictPlans.get(item.name));
     if (!args) return malformedCall(item.name, item.arguments);
     const part: Part = { functionCall: { id: item.call_id, name: item.name, args } };
-    if (item.id) part.thoughtSignature = encodeItemSignature({ type: 'function_call', id: item.id });
-    return [part];
+    return [item.id ? withResponsesItem(part, { type: 'function_call', id: item.id }) : part];
   }
   return [];
 }
 
 /**
  * The complete response for a Responses API answer: reasoning items as thought parts (summary as
- * text, the item kept in `thoughtSignature` to send back), message text (item id and phase kept),
+ * text, the item kept in `partMetadata` to send back), message text (item id and phase kept),
  * function calls with their `call_id` as id; status → finish reason; usage.
  */
 export function responsesResult(response: OpenAI.Responses.Response, context: ResponseContext): LlmResponse {

@@ -2,9 +2,12 @@ import { createLlmRequest, createModelContent, createUserContent, type Content }
 import { describe, expect, it } from 'vitest';
 import { chatRequest, type RequestSettings } from '../src/chatRequest.js';
 import { PENDING_OUTPUT } from '../src/history.js';
-import { encodeItemSignature } from '../src/itemSignature.js';
+import { RESPONSES_ITEM_KEY, type ResponsesItem } from '../src/responsesItem.js';
+
 import { responsesRequest } from '../src/responsesRequest.js';
 import { genaiSchemaToJsonSchema } from '../src/toJsonSchema.js';
+
+const itemMeta = (item: ResponsesItem) => ({ [RESPONSES_ITEM_KEY]: item });
 
 const settings: RequestSettings = { strict: false, systemRole: 'system' };
 const chatBody = (contents: Content[], config = {}, s: RequestSettings = settings, stream = false) =>
@@ -118,11 +121,11 @@ describe('Responses items restored from signatures', () => {
     const input = responsesBody([
       createUserContent('q'),
       createModelContent([
-        { text: 'Plan', thought: true, thoughtSignature: encodeItemSignature(reasoning) },
+        { text: 'Plan', thought: true, partMetadata: itemMeta(reasoning) },
         { text: 'Gemini thought', thought: true, thoughtSignature: 'EjQK' },
-        { text: 'A', thoughtSignature: encodeItemSignature(message) },
-        { text: 'B', thoughtSignature: encodeItemSignature(message) },
-        { text: 'C', thoughtSignature: 'openai-responses:{broken' },
+        { text: 'A', partMetadata: itemMeta(message) },
+        { text: 'B', partMetadata: itemMeta(message) },
+        { text: 'C', partMetadata: { [RESPONSES_ITEM_KEY]: 'broken' } },
       ]),
     ]).input;
     expect(input).toEqual([

@@ -1,8 +1,11 @@
 import { createLlmRequest, createUserContent, type Content, type Part } from '@adkit/flow';
 import { fixtureJson, fixtureRequestBody, startReplayServer, type ReplayServer } from '@adkit/replay-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeItemSignature, encodeItemSignature } from '../src/itemSignature.js';
+import { RESPONSES_ITEM_KEY, responsesItemOf, type ResponsesItem } from '../src/responsesItem.js';
+
 import { collect, openaiAt, sentBodies, withoutClientDefaults } from './helpers.js';
+
+const itemMeta = (item: ResponsesItem) => ({ [RESPONSES_ITEM_KEY]: item });
 
 let server: ReplayServer;
 afterEach(async () => {
@@ -45,11 +48,11 @@ describe('Responses API: function calls', () => {
         parts: [
           {
             functionCall: { id: 'call_LWVp74L5HaH2KNvgVz9PJsrj', name: 'get_location', args: { loc_name: 'Londos' } },
-            thoughtSignature: encodeItemSignature({ type: 'function_call', id: 'fc_67e547c540648191bc7505ac667e023f0ae6111e84dd5c08' }),
+            partMetadata: itemMeta({ type: 'function_call', id: 'fc_67e547c540648191bc7505ac667e023f0ae6111e84dd5c08' }),
           },
           {
             functionCall: { id: 'call_YnRAWeTyxI91m5uNa5bxXwVO', name: 'get_location', args: { loc_name: 'London' } },
-            thoughtSignature: encodeItemSignature({ type: 'function_call', id: 'fc_67e547c55c3081919da7a3f7fe81a1030ae6111e84dd5c08' }),
+            partMetadata: itemMeta({ type: 'function_call', id: 'fc_67e547c55c3081919da7a3f7fe81a1030ae6111e84dd5c08' }),
           },
         ],
       },
@@ -73,7 +76,7 @@ describe('Responses API: function calls', () => {
     expect(responses[0]!.content!.parts).toEqual([
       {
         functionCall: { id: 'call_kL0PCQV7M2WMoVX8V8OtYSAL', name: 'get_capital', args: { country: 'France' } },
-        thoughtSignature: encodeItemSignature({ type: 'function_call', id: 'fc_67e554a1de488191af0831d35cbe082e0794405d35281ae2' }),
+        partMetadata: itemMeta({ type: 'function_call', id: 'fc_67e554a1de488191af0831d35cbe082e0794405d35281ae2' }),
       },
     ]);
     expect(responses[0]!.usageMetadata).toEqual({ promptTokenCount: 255, candidatesTokenCount: 16, totalTokenCount: 271 });
@@ -108,7 +111,7 @@ describe('Responses API: reasoning items round-trip', () => {
     const parts = turn1!.content!.parts!;
     expect(parts).toHaveLength(2);
     expect(parts[0]).toMatchObject({ thought: true, text: reasoningItem.summary.map((s) => s.text).join('\n\n') });
-    expect(decodeItemSignature(parts[0]!.thoughtSignature)).toEqual({
+    expect(responsesItemOf(parts[0]!)).toEqual({
       type: 'reasoning',
       id: reasoningItem.id,
       encrypted_content: reasoningItem.encrypted_content,
@@ -163,13 +166,13 @@ describe('Responses API: reasoning items round-trip', () => {
     const responses = await collect(model, request, true);
     expect(responses).toHaveLength(1);
     const parts = responses[0]!.content!.parts!;
-    expect(parts.map((p) => ({ ...p, thoughtSignature: decodeItemSignature(p.thoughtSignature)?.type }))).toEqual([
-      { text: '', thought: true, thoughtSignature: 'reasoning' },
-      { functionCall: { id: 'call_CWXgs68YprAjp6t0371hiPOI', name: 'final_result', args: { result: 6666 } }, thoughtSignature: 'function_call' },
+    expect(parts.map((p) => ({ ...p, partMetadata: responsesItemOf(p)?.type }))).toEqual([
+      { text: '', thought: true, partMetadata: 'reasoning' },
+      { functionCall: { id: 'call_CWXgs68YprAjp6t0371hiPOI', name: 'final_result', args: { result: 6666 } }, partMetadata: 'function_call' },
     ]);
     // The item as its output_item.done event gave it (the encrypted content differs from the copy in response.completed).
-    expect(decodeItemSignature(parts[0]!.thoughtSignature)).toMatchObject({ id: 'rs_0050471a34b36ae60068c97bac4dcc819595fd0f80d6b3c405' });
-    expect((decodeItemSignature(parts[0]!.thoughtSignature) as { encrypted_content: string }).encrypted_content).toMatch(/^gAAAAABoyXvx/);
+    expect(responsesItemOf(parts[0]!)).toMatchObject({ id: 'rs_0050471a34b36ae60068c97bac4dcc819595fd0f80d6b3c405' });
+    expect((responsesItemOf(parts[0]!) as { encrypted_content: string }).encrypted_content).toMatch(/^gAAAAABoyXvx/);
     expect(responses[0]!.usageMetadata).toEqual({ promptTokenCount: 53, candidatesTokenCount: 21, totalTokenCount: 522, thoughtsTokenCount: 448 });
     expect(sentBodies(server)).toEqual([withoutClientDefaults(fixtureRequestBody('openai-responses--reasoning-function-call-stream.sse'), [])]);
   });
@@ -189,7 +192,7 @@ describe('Responses API: reasoning items round-trip', () => {
     const narration = 'I’ll check the capital lookup tool for “PotatoLand.”';
     expect(turn1.filter((r) => r.partial).map((r) => r.content!.parts![0]!.text).join('')).toBe(narration);
     const final1 = turn1.at(-1)!;
-    expect(final1.content!.parts!.map((p: Part) => [p.text ?? p.functionCall?.name, decodeItemSignature(p.thoughtSignature)])).toEqual([
+    expect(final1.content!.parts!.map((p: Part) => [p.text ?? p.functionCall?.name, responsesItemOf(p)])).toEqual([
       ['', expect.objectContaining({ type: 'reasoning', id: 'rs_0fabc13af1ee0049006a691dfe60b081a1baa444d3cf19afba' })],
       [narration, { type: 'message', id: 'msg_0fabc13af1ee0049006a691dfebdc881a1ae18d027c313d8ce', phase: 'commentary' }],
       ['get_capital', { type: 'function_call', id: 'fc_0fabc13af1ee0049006a691dff0c1481a1b4a0eec7e3c753bb' }],
@@ -204,7 +207,7 @@ describe('Responses API: reasoning items round-trip', () => {
     expect(turn2.at(-1)!.content!.parts).toEqual([
       {
         text: 'The capital of PotatoLand is **Potato City**.',
-        thoughtSignature: encodeItemSignature({ type: 'message', id: 'msg_0fabc13af1ee0049006a691e008ed881a19fb315ceb267e808', phase: 'final_answer' }),
+        partMetadata: itemMeta({ type: 'message', id: 'msg_0fabc13af1ee0049006a691e008ed881a19fb315ceb267e808', phase: 'final_answer' }),
       },
     ]);
 
