@@ -23,7 +23,7 @@ const table = rows.map((r) => [
   r.ratio === undefined ? '1×' : `${r.ratio.toFixed(2)}×`,
   r.note ?? '',
 ]);
-const header = ['bench', 'case', 'per call (median)', 'vs bare', 'note'];
+const header = ['bench', 'case', 'per call (median)', 'ratio', 'note'];
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
 const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
 console.log(`\nnode ${process.version}, ${new Date().toISOString()}`);
