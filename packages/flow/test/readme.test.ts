@@ -1,21 +1,15 @@
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, it, onTestFinished, vi } from 'vitest';
+// The README's example is examples/quickstart/src/main.ts, verbatim, and prints what the README
+// shows. (The example's own test pins the same output line by line.)
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { codeBlocks, expectReadmeExample, runExample } from '../../../internal/test-support/src/index.js';
 
-// The README's example, run as written, printing what the README says it prints.
-it('the README example runs and prints what the README shows', async () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const code = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  const output = [...readme.matchAll(/```text\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  expect(code).toHaveLength(1);
-  const dir = mkdtempSync(join(tmpdir(), 'adkit-readme-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  const script = join(dir, 'example.ts');
-  writeFileSync(script, code[0]!);
-  const printed: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
-  onTestFinished(() => log.mockRestore());
-  await import(/* @vite-ignore */ script);
-  expect(printed.join('\n') + '\n').toBe(output[0]);
+const readme = new URL('../README.md', import.meta.url);
+const example = new URL('../../../examples/quickstart/src/main.ts', import.meta.url);
+
+it('shows examples/quickstart/src/main.ts verbatim, and the output it prints', async () => {
+  expectReadmeExample(readme, example);
+  const [shown] = codeBlocks(readFileSync(readme, 'utf8'), 'text');
+  const { stdout } = await runExample(example);
+  expect(`${stdout.join('\n')}\n`).toBe(shown);
 });
