@@ -1,24 +1,21 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { expect, it, onTestFinished, vi } from 'vitest';
+// The README's example is examples/durable-sessions/src/main.ts, verbatim, and prints what its
+// `// …` comments say. It writes sessions.db in the working directory: here, a temporary one.
+// (The example's own test pins the same output and reads the file back.)
+import { readFileSync } from 'node:fs';
+import { expect, it, onTestFinished } from 'vitest';
+import { codeBlocks, expectReadmeExample, runExample } from '../../../internal/test-support/src/index.js';
 import { tempDir } from './support/tempDir.js';
 
-// The README's example, run as written: only its file name is pointed into a temp directory.
-it('the README example runs and prints what its comments say', async () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  expect(blocks).toHaveLength(1);
-  const example = blocks[0]!;
-  expect(example.match(/'sessions\.db'/g)).toHaveLength(2);
+const readme = new URL('../README.md', import.meta.url);
+const example = new URL('../../../examples/durable-sessions/src/main.ts', import.meta.url);
+
+it('shows examples/durable-sessions/src/main.ts verbatim, and it prints what its comments say', async () => {
+  expectReadmeExample(readme, example);
+  const [code] = codeBlocks(readFileSync(readme, 'utf8'), 'ts');
+  const said = [...code!.matchAll(/^console\.log\(.*\); \/\/ (.*)$/gm)].map((match) => match[1]);
+  expect(said).toHaveLength(2);
 
   const temp = tempDir();
   onTestFinished(() => temp.remove());
-  const script = temp.file('example.ts');
-  writeFileSync(script, example.replaceAll("'sessions.db'", JSON.stringify(temp.file('sessions.db'))));
-
-  const printed: unknown[][] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args));
-  onTestFinished(() => log.mockRestore());
-  await import(/* @vite-ignore */ script);
-
-  expect(printed).toEqual([[{ topic: 'orders', 'user:tier': 'gold' }], [1]]);
+  expect((await runExample(example, { cwd: temp.dir })).stdout).toEqual(said);
 });
