@@ -1,0 +1,36 @@
+// The example runs as `node dist/main.js` would, with the real @google/genai SDK pointed at the
+// replay server through GOOGLE_GEMINI_BASE_URL. (@adkit/model-gemini's README test checks that
+// its README shows src/streamToolCall.ts verbatim.)
+import { startReplayServer } from '@adkit/replay-server';
+import { runExample } from '@adkit/test-support';
+import { expect, it, onTestFinished } from 'vitest';
+
+const main = new URL('../src/main.ts', import.meta.url);
+
+it('sends the declaration and system instruction, then prints the streamed function call', async () => {
+  const server = await startReplayServer({ script: ['gemini--function-call-stream.1.sse'] });
+  onTestFinished(() => server.close());
+  const env = { GEMINI_API_KEY: 'AIza-replay-test', GOOGLE_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl };
+  expect(await runExample(main, { env })).toEqual({
+    stdout: ['[{"functionCall":{"name":"get_capital","args":{"country":"France"}}}]'],
+    stderr: [],
+    exitCode: 0,
+  });
+  expect(server.requests.map((request) => request.path)).toEqual(['/v1beta/models/gemini-2.0-flash:streamGenerateContent']);
+  expect(server.requests[0]!.body).toMatchObject({
+    contents: [{ role: 'user', parts: [{ text: 'What is the temperature of the capital of France?' }] }],
+    systemInstruction: { parts: [{ text: 'You are a helpful chatbot.' }] },
+    tools: [{ functionDeclarations: [{ name: 'get_capital', parametersJsonSchema: { required: ['country'] } }] }],
+  });
+  server.assertDone();
+});
+
+it('without GEMINI_API_KEY or GOOGLE_API_KEY, says what to set and exits 1', async () => {
+  expect(await runExample(main, { env: { GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined } })).toEqual({
+    stdout: [],
+    stderr: [
+      'gemini("gemini-2.0-flash"): no API key. Pass {apiKey}, set GEMINI_API_KEY or GOOGLE_API_KEY, or use Vertex AI with {vertexai: true, project, location}.',
+    ],
+    exitCode: 1,
+  });
+});

@@ -1,0 +1,46 @@
+// The example runs as `node dist/main.js` would, with the real openai SDK pointed at the replay
+// server through OPENAI_BASE_URL, as a user points it at another server. (@adkit/model-openai's
+// README test checks that its README shows src/streamToolCall.ts verbatim.)
+import { startReplayServer } from '@adkit/replay-server';
+import { runExample } from '@adkit/test-support';
+import { expect, it, onTestFinished } from 'vitest';
+
+const main = new URL('../src/main.ts', import.meta.url);
+
+it('sends the strict tool schema, then prints the streamed tool call, assembled', async () => {
+  const server = await startReplayServer({ script: ['openai-chat--tool-call-stream.1.sse'] });
+  onTestFinished(() => server.close());
+  const env = { OPENAI_API_KEY: 'sk-replay-test', OPENAI_BASE_URL: server.openaiBaseURL };
+  expect(await runExample(main, { env })).toEqual({
+    stdout: ['[{"functionCall":{"id":"call_ZR5UUuTt3pf61kjwAJIYdVMj","name":"get_capital","args":{"country":"UK"}}}]'],
+    stderr: [],
+    exitCode: 0,
+  });
+  expect(server.requests.map((request) => request.path)).toEqual(['/v1/chat/completions']);
+  expect(server.requests[0]!.body).toMatchObject({
+    model: 'gpt-4o-mini',
+    stream: true,
+    messages: [{ role: 'user', content: 'What is the capital of the UK? Use the tool, then answer.' }],
+    tools: [
+      {
+        type: 'function',
+        function: {
+          name: 'get_capital',
+          strict: true,
+          parameters: { type: 'object', properties: { country: { type: 'string' } }, required: ['country'], additionalProperties: false },
+        },
+      },
+    ],
+  });
+  server.assertDone();
+});
+
+it('without OPENAI_API_KEY, says what to set and exits 1', async () => {
+  expect(await runExample(main, { env: { OPENAI_API_KEY: undefined } })).toEqual({
+    stdout: [],
+    stderr: [
+      'openai("gpt-4o-mini"): no API key. Pass {apiKey} or set OPENAI_API_KEY (for a local OpenAI-compatible server such as Ollama, any non-empty string works).',
+    ],
+    exitCode: 1,
+  });
+});
