@@ -3,7 +3,7 @@
 // test pins the same output, with the id's and the digest's formats.)
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { codeBlocks, expectReadmeExample, runExample } from '../../../internal/test-support/src/index.js';
+import { codeBlocks, expectReadmeExample, runExample } from '@adkit/test-support';
 
 const readme = new URL('../README.md', import.meta.url);
 const example = new URL('../../../examples/confirmation/src/main.ts', import.meta.url);

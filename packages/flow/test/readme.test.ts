@@ -2,7 +2,7 @@
 // shows. (The example's own test pins the same output line by line.)
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { codeBlocks, expectReadmeExample, runExample } from '../../../internal/test-support/src/index.js';
+import { codeBlocks, expectReadmeExample, runExample } from '@adkit/test-support';
 
 const readme = new URL('../README.md', import.meta.url);
 const example = new URL('../../../examples/quickstart/src/main.ts', import.meta.url);

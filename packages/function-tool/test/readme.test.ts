@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bookFlight, currentTime, forecast, searchHotels, setUnits } from '../../../examples/function-tools/src/schemaKinds.js';
-import { codeBlocks, expectReadmeExample } from '../../../internal/test-support/src/index.js';
+import { codeBlocks, expectReadmeExample } from '@adkit/test-support';
 
 const readme = new URL('../README.md', import.meta.url);
 const example = (file: string) => new URL(`../../../examples/function-tools/src/${file}`, import.meta.url);

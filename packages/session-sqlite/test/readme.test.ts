@@ -3,7 +3,7 @@
 // (The example's own test pins the same output and reads the file back.)
 import { readFileSync } from 'node:fs';
 import { expect, it, onTestFinished } from 'vitest';
-import { codeBlocks, expectReadmeExample, runExample } from '../../../internal/test-support/src/index.js';
+import { codeBlocks, expectReadmeExample, runExample } from '@adkit/test-support';
 import { tempDir } from './support/tempDir.js';
 
 const readme = new URL('../README.md', import.meta.url);
