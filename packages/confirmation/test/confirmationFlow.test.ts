@@ -1,5 +1,8 @@
 // Pins spec section 5 (HC-1 … HC-11) end to end through a real Runner and ScriptedModel, and the
 // adkit rule beyond ADK: an approval binds to the exact saved call and is used at most once.
+// Bad input tried: replies with a non-string or broken JSON "response", replies authored by the
+// agent, requests for calls never made, requests whose tool name or arguments were changed,
+// conflicting requests under one id, and replaying an approval.
 import { createEvent, getFunctionCalls, getFunctionResponses, type Event, type Toolset } from '@adkit/flow';
 import { functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { describe, expect, it } from 'vitest';

@@ -12,14 +12,8 @@ import type {
 import { applyEventToSession, eventForStorage, mergeScopedState, splitStateDelta } from './sessionState.js';
 import { SessionError } from './errors.js';
 
-interface StoredSession {
-  id: string;
-  appName: string;
-  userId: string;
-  state: Record<string, unknown>;
-  events: Event[];
-  lastUpdateTime: number;
-}
+/** The stored form has the session's shape; app and user state live apart in their scopes. */
+type StoredSession = Session;
 
 /** Sessions in this process's memory; what it hands out are copies, so callers cannot corrupt it. */
 export class InMemorySessionService implements SessionService {

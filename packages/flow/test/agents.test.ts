@@ -1,5 +1,8 @@
 // Agents and request building: FL-1 processors (instructions, identity, output schema), FL-2
-// tool resolution, FL-3/FL-4 request processing, workflow agents and outputKey.
+// tool resolution, FL-3/FL-4 request processing, workflow agents and outputKey. Bad input tried:
+// invalid and reserved agent names, a model that is a string, zero concurrency, a non-tool in
+// tools, a sub-agent with two parents, missing template keys, failing toolsets and processors,
+// duplicate tool names, answers that do not match the output schema, transfer to an unknown agent.
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,7 @@
 // Pins spec section 4 (FL-9 … FL-15): executing a step's function calls — concurrently, in
-// order, guarded — and what the model sees for every kind of failure.
+// order, guarded — and what the model sees for every kind of failure. Bad input tried: calls to
+// unknown and non-callable tools, tools that throw Errors, strings and objects, reject, hang past
+// their timeout (and ignore their signal), and return BigInt, cycles, functions, scalars, arrays.
 import { describe, expect, it } from 'vitest';
 import {
   LlmAgent,

@@ -1,3 +1,6 @@
+// SqliteSessionService beyond the shared suite: durability, two writers, closing. Bad input tried:
+// missing or wrong options, a file that is not a database, a missing directory, data JSON cannot
+// keep (dates, maps, BigInt, NaN, functions, cycles), events without id, timestamp or actions.
 import Database from 'better-sqlite3';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
