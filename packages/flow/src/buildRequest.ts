@@ -1,0 +1,58 @@
+import { buildContents } from './buildContents.js';
+import { cloneData } from './cloneData.js';
+import { errorMessage } from './errors.js';
+import { FlowContext } from './flowContext.js';
+import { newId } from './ids.js';
+import { injectSessionState } from './instructionTemplate.js';
+import type { InvocationContext } from './invocationContext.js';
+import type { LlmAgent } from './llmAgent.js';
+import { appendInstructions, type LlmRequest } from './llmRequest.js';
+import { packTool } from './packTool.js';
+import type { ResolvedTools } from './resolveTools.js';
+import { SET_MODEL_RESPONSE_INSTRUCTION, setModelResponseTool } from './setModelResponseTool.js';
+import { isRequestProcessor, isRunnableTool, isStreamingTool } from './tool.js';
+
+/** Request processors in ADK's order (FL-1), then per-tool (FL-3) and per-toolset (FL-4) processing. */
+export async function buildRequest(agent: LlmAgent, context: InvocationContext, request: LlmRequest, resolved: ResolvedTools) {
+  if (agent.generateContentConfig) Object.assign(request.config, cloneData(agent.generateContentConfig));
+  const hasTools = resolved.tools.length > 0;
+  if (agent.outputSchema && !hasTools) {
+    request.config.responseMimeType = 'application/json';
+    request.config.responseJsonSchema = agent.outputSchema as Record<string, unknown>;
+  }
+
+  const readonly = new FlowContext(context);
+  const instructions: string[] = [];
+  if (typeof agent.instruction === 'function') instructions.push(await agent.instruction(readonly));
+  else if (agent.instruction)
+    instructions.push(
+      await injectSessionState(agent.instruction, readonly.state, (name) => readonly.loadArtifact(name)),
+    );
+  instructions.push(
+    `You are an agent. Your internal name is "${agent.name}".` +
+      (agent.description ? ` The description about you is "${agent.description}".` : ''),
+  );
+  appendInstructions(request, instructions);
+
+  request.contents = buildContents(context.session.events, agent.name, context.branch);
+
+  if (agent.outputSchema && hasTools) {
+    packTool(request, setModelResponseTool(agent.outputSchema));
+    appendInstructions(request, [SET_MODEL_RESPONSE_INSTRUCTION]);
+  }
+
+  for (const tool of resolved.tools) {
+    // A throwaway context: actions written while shaping the request are discarded (FL-3).
+    const scratch = new FlowContext(context, { functionCallId: newId() });
+    if (isRequestProcessor(tool)) await tool.processRequest(scratch, request);
+    else if (isStreamingTool(tool) || isRunnableTool(tool)) packTool(request, tool);
+  }
+  for (const toolset of resolved.toolsets) {
+    if (!isRequestProcessor(toolset)) continue;
+    try {
+      await toolset.processRequest(new FlowContext(context, { functionCallId: newId() }), request);
+    } catch (error) {
+      throw new Error(`process request by toolset "${toolset.name}": ${errorMessage(error)}`, { cause: error });
+    }
+  }
+}
