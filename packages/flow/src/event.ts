@@ -46,10 +46,18 @@ export interface Event {
 export type EventInit = Partial<Omit<Event, 'actions'>> &
   Pick<Event, 'invocationId' | 'author'> & { actions?: Partial<EventActions> };
 
-/** Creates an event with a fresh id, the current time and both action maps allocated. */
+/**
+ * Creates an event with a fresh id, the current time and both action maps allocated. Fields given
+ * as `undefined` are left out, so the event is the same after a JSON round trip.
+ */
 export function createEvent(init: EventInit): Event {
-  const { actions, ...rest } = init;
-  return { id: newId(), timestamp: Date.now(), ...rest, actions: createEventActions(actions) };
+  const event: Record<string, unknown> = { id: newId(), timestamp: Date.now() };
+  for (const key in init) {
+    const value = (init as Record<string, unknown>)[key];
+    if (value !== undefined && key !== 'actions') event[key] = value;
+  }
+  event.actions = createEventActions(init.actions);
+  return event as unknown as Event;
 }
 
 /** The function calls in an event's content, in part order. */
