@@ -1,3 +1,4 @@
+import { transferInstructions, transferTargets, transferToAgentTool } from './agentTransfer.js';
 import { buildContents } from './buildContents.js';
 import { cloneData } from './cloneData.js';
 import { errorMessage } from './errors.js';
@@ -39,6 +40,12 @@ export async function buildRequest(agent: LlmAgent, context: InvocationContext, 
   if (agent.outputSchema && hasTools) {
     packTool(request, setModelResponseTool(agent.outputSchema));
     appendInstructions(request, [SET_MODEL_RESPONSE_INSTRUCTION]);
+  }
+
+  const targets = transferTargets(agent);
+  if (targets.length > 0) {
+    appendInstructions(request, [transferInstructions(agent, targets)]);
+    packTool(request, transferToAgentTool(targets));
   }
 
   for (const tool of resolved.tools) {

@@ -104,5 +104,6 @@ export { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
 export { canonicalJson, functionCallDigest } from './canonicalJson.js';
 export { injectSessionState, MissingContextVariableError } from './instructionTemplate.js';
 export { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
+export { TRANSFER_TO_AGENT } from './agentTransfer.js';
 export { ToolTimeoutError } from './deadline.js';
 export { toJsonValue } from './toJsonValue.js';

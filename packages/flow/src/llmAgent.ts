@@ -47,6 +47,10 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   maxToolConcurrency?: number;
   /** Default per-call time limit for this agent's tools, in ms (a tool's own `timeoutMs` wins). */
   toolTimeoutMs?: number;
+  /** The model may not hand the conversation back to the parent agent. */
+  disallowTransferToParent?: boolean;
+  /** The model may not hand the conversation to the parent's other sub-agents. */
+  disallowTransferToPeers?: boolean;
 }
 
 /** An agent driven by a language model, with tools (the heart of adkit). */
@@ -61,6 +65,8 @@ export class LlmAgent extends BaseAgent {
   readonly generateContentConfig?: GenerateContentConfig;
   readonly maxToolConcurrency?: number;
   readonly toolTimeoutMs?: number;
+  readonly disallowTransferToParent: boolean;
+  readonly disallowTransferToPeers: boolean;
   readonly beforeModelCallbacks: readonly BeforeModelCallback[];
   readonly afterModelCallbacks: readonly AfterModelCallback[];
   readonly beforeToolCallbacks: readonly BeforeToolCallback[];
@@ -101,6 +107,8 @@ export class LlmAgent extends BaseAgent {
     this.generateContentConfig = options.generateContentConfig;
     this.maxToolConcurrency = options.maxToolConcurrency;
     this.toolTimeoutMs = options.toolTimeoutMs;
+    this.disallowTransferToParent = options.disallowTransferToParent ?? false;
+    this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
     this.beforeModelCallbacks = callbackList(options.beforeModelCallback);
     this.afterModelCallbacks = callbackList(options.afterModelCallback);
     this.beforeToolCallbacks = callbackList(options.beforeToolCallback);

@@ -10,6 +10,7 @@ import type { Plugin } from './plugin.js';
 import type { RunConfig } from './runConfig.js';
 import type { Session, SessionService } from './session.js';
 import type { Toolset } from './tool.js';
+import { isTransferableAcrossTree } from './agentTransfer.js';
 import { LlmAgent } from './llmAgent.js';
 
 /** The signal of runs that were given none: nothing can abort it, so one serves every run. */
@@ -153,16 +154,25 @@ export class Runner {
   }
 
   /**
-   * A message answering function calls goes to the agent that made them (HC-7), so the agent
-   * that asked resumes; anything else starts at the root.
+   * Which agent takes the message: one answering function calls goes to the agent that made them
+   * (HC-7), so the agent that asked resumes; otherwise the agent that spoke last keeps the
+   * conversation if it was transferred to and can hand back (see `isTransferableAcrossTree`);
+   * otherwise the root.
    */
   private agentToRun(session: Session, message: Content | undefined): BaseAgent {
     const responseId = message?.parts?.find((part) => part.functionResponse?.id)?.functionResponse?.id;
-    if (!responseId) return this.agent;
+    if (responseId)
+      for (let i = session.events.length - 1; i >= 0; i--) {
+        const event = session.events[i]!;
+        if (getFunctionCalls(event).some((call) => call.id === responseId))
+          return this.agent.findAgent(event.author) ?? this.agent;
+      }
     for (let i = session.events.length - 1; i >= 0; i--) {
-      const event = session.events[i]!;
-      if (getFunctionCalls(event).some((call) => call.id === responseId))
-        return this.agent.findAgent(event.author) ?? this.agent;
+      const author = session.events[i]!.author;
+      if (author === 'user') continue;
+      if (author === this.agent.name) return this.agent;
+      const agent = this.agent.findAgent(author);
+      if (agent && isTransferableAcrossTree(agent)) return agent;
     }
     return this.agent;
   }

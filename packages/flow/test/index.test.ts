@@ -10,7 +10,7 @@ describe('@adkit/flow exports', () => {
         'AdkitError', 'ArtifactError', 'BaseAgent', 'CLIENT_FUNCTION_CALL_ID_PREFIX', 'ConfigError', 'DeltaState',
         'InMemoryArtifactService', 'InMemoryMemoryService', 'InMemoryRunner', 'InMemorySessionService', 'InvocationContext',
         'LlmAgent', 'LoopAgent', 'MemoryError', 'MissingContextVariableError', 'REQUEST_CONFIRMATION_FUNCTION', 'Runner',
-        'SET_MODEL_RESPONSE', 'STATE_PREFIX', 'SequentialAgent', 'SessionError', 'ToolTimeoutError', 'appendInstructions',
+        'SET_MODEL_RESPONSE', 'STATE_PREFIX', 'SequentialAgent', 'SessionError', 'TRANSFER_TO_AGENT', 'ToolTimeoutError', 'appendInstructions',
         'applyEventToSession', 'canonicalJson', 'createEvent', 'createEventActions', 'createLlmRequest', 'createModelContent',
         'createUserContent', 'errorMessage', 'eventForStorage', 'functionCallDigest', 'getFunctionCalls', 'getFunctionResponses',
         'injectSessionState', 'isAdkitError', 'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor',
