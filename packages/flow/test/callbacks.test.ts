@@ -1,6 +1,6 @@
 // Pins FL-13 (callTool: callback order and semantics) and the model callbacks (FL-5, FL-19).
 import { describe, expect, it } from 'vitest';
-import { InMemoryRunner, LlmAgent, getFunctionResponses, type Plugin } from '../src/index.js';
+import { InMemoryRunner, LlmAgent, getFunctionResponses, type LlmAgentOptions, type Plugin } from '../src/index.js';
 import { ScriptedModel, functionCallResponse, textResponse } from '../src/testing/index.js';
 import { rawTool, runOnce } from './support.js';
 
@@ -11,6 +11,17 @@ function recorder() {
 }
 
 const call = () => new ScriptedModel([functionCallResponse([{ name: 'echo', args: { value: 1 } }]), textResponse('ok')]);
+
+const failingEcho = () =>
+  rawTool('echo', () => {
+    throw new Error('boom');
+  });
+
+/** The response the model gets for one `echo` call, with these agent options. */
+async function echoResponse(options: Partial<LlmAgentOptions>, tool = failingEcho()) {
+  const { events } = await runOnce(new LlmAgent({ name: 'a', model: call(), tools: [tool], ...options }), 'go');
+  return getFunctionResponses(events[1]!)[0]!.response;
+}
 
 describe('tool callbacks', () => {
   it('FL-13: plugins run before the agent callbacks, in order: before, run, after', async () => {
@@ -68,36 +79,20 @@ describe('tool callbacks', () => {
 
   it('FL-13: on-error callbacks see the error and may recover; after-callbacks then see the recovered result', async () => {
     const seen: unknown[] = [];
-    const failing = rawTool('echo', () => {
-      throw new Error('boom');
-    });
-    const agent = new LlmAgent({
-      name: 'a',
-      model: call(),
-      tools: [failing],
+    const response = await echoResponse({
       onToolErrorCallback: ({ error }) => (seen.push((error as Error).message), { recovered: true }),
       afterToolCallback: ({ response, error }) => void seen.push({ response, error }),
     });
-    const { events } = await runOnce(agent, 'go');
     expect(seen).toEqual(['boom', { response: { recovered: true }, error: undefined }]);
-    expect(getFunctionResponses(events[1]!)[0]!.response).toEqual({ recovered: true });
+    expect(response).toEqual({ recovered: true });
   });
 
   it('FL-13: an on-error callback that throws replaces the error; unhandled errors keep the original', async () => {
-    const failing = rawTool('echo', () => {
-      throw new Error('boom');
-    });
-    const replaced = new LlmAgent({
-      name: 'a',
-      model: call(),
-      tools: [failing],
-      onToolErrorCallback: () => {
-        throw new Error('replaced');
-      },
-    });
-    expect(getFunctionResponses((await runOnce(replaced, 'go')).events[1]!)[0]!.response).toEqual({ error: 'replaced' });
-    const unhandled = new LlmAgent({ name: 'a', model: call(), tools: [failing], onToolErrorCallback: () => undefined });
-    expect(getFunctionResponses((await runOnce(unhandled, 'go')).events[1]!)[0]!.response).toEqual({ error: 'boom' });
+    const rethrow = () => {
+      throw new Error('replaced');
+    };
+    expect(await echoResponse({ onToolErrorCallback: rethrow })).toEqual({ error: 'replaced' });
+    expect(await echoResponse({ onToolErrorCallback: () => undefined })).toEqual({ error: 'boom' });
   });
 
   it('FL-13: a throwing before-callback counts as the error: the tool does not run, on-error sees it', async () => {
@@ -117,17 +112,7 @@ describe('tool callbacks', () => {
   });
 
   it('FL-13: an after-callback replaces the result, and sees errors', async () => {
-    const failing = rawTool('echo', () => {
-      throw new Error('boom');
-    });
-    const agent = new LlmAgent({
-      name: 'a',
-      model: call(),
-      tools: [failing],
-      afterToolCallback: ({ error }) => ({ masked: (error as Error).message }),
-    });
-    const { events } = await runOnce(agent, 'go');
-    expect(getFunctionResponses(events[1]!)[0]!.response).toEqual({ masked: 'boom' });
+    expect(await echoResponse({ afterToolCallback: ({ error }) => ({ masked: (error as Error).message }) })).toEqual({ masked: 'boom' });
   });
 
   it('FL-11: for an unknown tool only on-error callbacks run (plugin first), with a placeholder tool', async () => {
