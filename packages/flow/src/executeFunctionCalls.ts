@@ -100,6 +100,8 @@ async function executeCall(
   call: FunctionCall,
   onProgress: (call: FunctionCall, report: ProgressReport) => void,
 ): Promise<CallRecord> {
+  // A call still queued behind `maxConcurrency` when the run is cancelled never starts.
+  if (batch.invocation.signal.aborted) throw new RunAbortedError();
   const tool = Object.hasOwn(batch.tools, call.name) ? batch.tools[call.name] : undefined;
   const actions = createEventActions();
   const args = call.args ?? {};

@@ -105,6 +105,22 @@ describe('cancellation', () => {
     expect(session!.events).toHaveLength(2);
   });
 
+  it('calls still queued behind maxToolConcurrency never start once the run is cancelled', async () => {
+    const controller = new AbortController();
+    const started: number[] = [];
+    const slow = rawTool('slow', (args, ctx) => {
+      started.push(args.n as number);
+      setTimeout(() => controller.abort(), 10);
+      return new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({})));
+    });
+    const model = new ScriptedModel([functionCallResponse([1, 2, 3].map((n) => ({ name: 'slow', args: { n } })))]);
+    const agent = new LlmAgent({ name: 'a', model, tools: [slow], maxToolConcurrency: 1 });
+    const runner = new InMemoryRunner({ agent, appName: 'test', autoCreateSession: true });
+    for await (const _ of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go'), signal: controller.signal }));
+    await sleep(30);
+    expect(started).toEqual([1]);
+  });
+
   it('aborting during the model call passes the signal to the model and ends the run with nothing more', async () => {
     const controller = new AbortController();
     let modelSignal: AbortSignal | undefined;
