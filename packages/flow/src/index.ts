@@ -60,7 +60,7 @@ export type {
   ListSessionsRequest,
 } from './session.js';
 export type { ScopedStateDelta } from './sessionState.js';
-export { splitStateDelta, mergeScopedState, eventForStorage, applyEventToSession } from './sessionState.js';
+export { splitStateDelta, mergeScopedState, withoutTempState, eventForStorage, applyEventToSession } from './sessionState.js';
 export { InMemorySessionService } from './inMemorySessionService.js';
 export type { ArtifactService, ArtifactKey } from './artifactService.js';
 export { InMemoryArtifactService } from './inMemoryArtifactService.js';

@@ -30,14 +30,20 @@ export function mergeScopedState(scoped: ScopedStateDelta): Record<string, unkno
 }
 
 /**
- * The event as it is stored: a deep copy without `temp:` keys in its state delta. Temp values are
- * dropped before copying, so they may hold anything (functions, handles) for the invocation.
+ * The event without `temp:` keys in its state delta (TC-13), sharing everything else with the
+ * original: for stores that serialize right away. Temp values may hold anything (functions,
+ * handles), since they are never stored.
  */
-export function eventForStorage(event: Event): Event {
+export function withoutTempState(event: Event): Event {
   const stateDelta: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(event.actions.stateDelta))
     if (!key.startsWith(STATE_PREFIX.temp)) stateDelta[key] = value;
-  return cloneData({ ...event, actions: { ...event.actions, stateDelta } });
+  return { ...event, actions: { ...event.actions, stateDelta } };
+}
+
+/** The event as an in-memory store keeps it: a deep copy of `withoutTempState(event)`. */
+export function eventForStorage(event: Event): Event {
+  return cloneData(withoutTempState(event));
 }
 
 /**

@@ -16,7 +16,7 @@ describe('@adkit/flow exports', () => {
         'injectSessionState', 'isAdkitError', 'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor',
         'isResponseDeferrer', 'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset',
         'mergeScopedState', 'newFunctionCallId', 'newId', 'packTool', 'readonlyState', 'splitStateDelta', 'stringifyContent',
-        'toJsonValue',
+        'toJsonValue', 'withoutTempState',
       ].sort(),
     );
   });

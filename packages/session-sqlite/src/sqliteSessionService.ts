@@ -6,8 +6,8 @@ import {
   mergeScopedState,
   newId,
   SessionError,
-  STATE_PREFIX,
   splitStateDelta,
+  withoutTempState,
   type CreateSessionRequest,
   type Event,
   type GetSessionRequest,
@@ -154,7 +154,7 @@ export class SqliteSessionService implements SessionService {
     if (event?.partial) return event;
     const context = `Cannot append event "${String(event?.id)}" to session "${session.id}"`;
     checkEventShape(event, context);
-    const stored = withoutTempKeys(event);
+    const stored = withoutTempState(event);
     const encoded = jsonOrThrow(context, () => encodeEvent(stored));
     const scoped = splitStateDelta(stored.actions.stateDelta);
     this.write('appendEvent', () => {
@@ -271,17 +271,6 @@ export class SqliteSessionService implements SessionService {
       this.sql('SELECT state FROM adkit_user_states WHERE app_name = ? AND user_id = ?').pluck().get(appName, userId) as string | undefined,
     );
   }
-}
-
-/**
- * The event as stored: `temp:` keys left out of its state delta (TC-13). Unlike flow's
- * `eventForStorage` it does not clone, so temp values that cannot be cloned (functions, handles)
- * are fine; encoding to JSON is the copy.
- */
-function withoutTempKeys(event: Event): Event {
-  const stateDelta: State = {};
-  for (const [key, value] of Object.entries(event.actions.stateDelta)) if (!key.startsWith(STATE_PREFIX.temp)) stateDelta[key] = value;
-  return { ...event, actions: { ...event.actions, stateDelta } };
 }
 
 /** Runs a JSON encoder, turning its TypeError into a SessionError that says what to store instead. */
