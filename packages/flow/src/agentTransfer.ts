@@ -72,3 +72,16 @@ export function isTransferableAcrossTree(agent: BaseAgent): boolean {
     if (!(current instanceof LlmAgent) || current.disallowTransferToParent) return false;
   return true;
 }
+
+/** What the agent-transfer processor adds to every request of one agent run, built once per run. */
+export interface TransferSetup {
+  instructions: string;
+  tool: RunnableTool;
+}
+
+/** The transfer instructions and tool for this agent, or `undefined` when it has no targets. */
+export function transferSetup(agent: LlmAgent): TransferSetup | undefined {
+  const targets = transferTargets(agent);
+  if (targets.length === 0) return undefined;
+  return { instructions: transferInstructions(agent, targets), tool: transferToAgentTool(targets) };
+}

@@ -1,4 +1,4 @@
-import { transferInstructions, transferTargets, transferToAgentTool } from './agentTransfer.js';
+import type { TransferSetup } from './agentTransfer.js';
 import { buildContents } from './buildContents.js';
 import { cloneData } from './cloneData.js';
 import { errorMessage } from './errors.js';
@@ -10,11 +10,17 @@ import type { LlmAgent } from './llmAgent.js';
 import { appendInstructions, type LlmRequest } from './llmRequest.js';
 import { packTool } from './packTool.js';
 import type { ResolvedTools } from './resolveTools.js';
-import { SET_MODEL_RESPONSE_INSTRUCTION, setModelResponseTool } from './setModelResponseTool.js';
+import { SET_MODEL_RESPONSE_INSTRUCTION, compileOutputSchema } from './setModelResponseTool.js';
 import { isRequestProcessor, isRunnableTool, isStreamingTool } from './tool.js';
 
 /** Request processors in ADK's order (FL-1), then per-tool (FL-3) and per-toolset (FL-4) processing. */
-export async function buildRequest(agent: LlmAgent, context: InvocationContext, request: LlmRequest, resolved: ResolvedTools) {
+export async function buildRequest(
+  agent: LlmAgent,
+  context: InvocationContext,
+  request: LlmRequest,
+  resolved: ResolvedTools,
+  transfer: TransferSetup | undefined,
+) {
   if (agent.generateContentConfig) Object.assign(request.config, cloneData(agent.generateContentConfig));
   const hasTools = resolved.tools.length > 0;
   if (agent.outputSchema && !hasTools) {
@@ -38,14 +44,13 @@ export async function buildRequest(agent: LlmAgent, context: InvocationContext, 
   request.contents = buildContents(context.session.events, agent.name, context.branch);
 
   if (agent.outputSchema && hasTools) {
-    packTool(request, setModelResponseTool(agent.outputSchema));
+    packTool(request, compileOutputSchema(agent.outputSchema).tool);
     appendInstructions(request, [SET_MODEL_RESPONSE_INSTRUCTION]);
   }
 
-  const targets = transferTargets(agent);
-  if (targets.length > 0) {
-    appendInstructions(request, [transferInstructions(agent, targets)]);
-    packTool(request, transferToAgentTool(targets));
+  if (transfer) {
+    appendInstructions(request, [transfer.instructions]);
+    packTool(request, transfer.tool);
   }
 
   for (const tool of resolved.tools) {

@@ -11,6 +11,7 @@ import {
 } from './callbacks.js';
 import type { GenerateContentConfig } from './content.js';
 import { ConfigError } from './errors.js';
+import { compileOutputSchema } from './setModelResponseTool.js';
 import type { Event } from './event.js';
 import type { InvocationContext } from './invocationContext.js';
 import { runLlmFlow } from './llmFlow.js';
@@ -103,6 +104,13 @@ export class LlmAgent extends BaseAgent {
     this.toolsets = toolsets;
     this.inputSchema = options.inputSchema;
     this.outputSchema = options.outputSchema;
+    if (options.outputSchema !== undefined) {
+      try {
+        compileOutputSchema(options.outputSchema);
+      } catch (error) {
+        throw new ConfigError(`LlmAgent "${options.name}": outputSchema does not compile: ${(error as Error).message}`, { cause: error });
+      }
+    }
     this.outputKey = options.outputKey;
     this.generateContentConfig = options.generateContentConfig;
     this.maxToolConcurrency = options.maxToolConcurrency;

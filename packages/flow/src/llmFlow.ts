@@ -1,4 +1,4 @@
-import { Compile } from 'typebox/compile';
+import { transferSetup, type TransferSetup } from './agentTransfer.js';
 import { buildRequest } from './buildRequest.js';
 import { callModel } from './callModel.js';
 import type { ToolCallbacks } from './callTool.js';
@@ -16,6 +16,7 @@ import { modelEvent } from './modelEvent.js';
 import { pluginCallbacks, type Plugin } from './plugin.js';
 import { ToolResolver } from './resolveTools.js';
 import { resumeConfirmedCalls } from './resumeConfirmedCalls.js';
+import { compileOutputSchema } from './setModelResponseTool.js';
 import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
 
 /**
@@ -25,12 +26,13 @@ import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutp
 export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
   const resolver = new ToolResolver(agent);
   const callbacks = toolCallbacks(agent, context.plugins);
-  const outputCheck = agent.outputSchema ? Compile(agent.outputSchema) : undefined;
+  const outputCheck = agent.outputSchema ? compileOutputSchema(agent.outputSchema).check : undefined;
+  const handoff = transferSetup(agent);
   while (true) {
     let last: Event | undefined;
     let lastWasPartial = false;
     let final = false;
-    for await (const event of runStep(agent, context, resolver, callbacks, outputCheck)) {
+    for await (const event of runStep(agent, context, resolver, callbacks, outputCheck, handoff)) {
       if (context.signal.aborted) return;
       yield event;
       lastWasPartial = event.partial === true;
@@ -77,6 +79,7 @@ async function* runStep(
   resolver: ToolResolver,
   callbacks: ToolCallbacks,
   outputCheck: OutputCheck | undefined,
+  handoff: TransferSetup | undefined,
 ): AsyncGenerator<Event, void, undefined> {
   const model = agent.canonicalModel;
   if (!model) {
@@ -88,7 +91,7 @@ async function* runStep(
     const resolved = await resolver.resolve(new FlowContext(context));
     yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent);
     if (context.signal.aborted || context.endInvocation) return;
-    await buildRequest(agent, context, request, resolved);
+    await buildRequest(agent, context, request, resolved, handoff);
   } catch (error) {
     if (!context.signal.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
     return;

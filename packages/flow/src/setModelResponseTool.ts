@@ -12,9 +12,30 @@ export const SET_MODEL_RESPONSE_INSTRUCTION =
   `${SET_MODEL_RESPONSE} tool with the required structured format. After using any other tools needed ` +
   `to complete the task, always call ${SET_MODEL_RESPONSE} with your final answer in the specified schema format.`;
 
-/** Builds `set_model_response` for an output schema; the schema is compiled once. */
-export function setModelResponseTool(schema: TSchema): RunnableTool {
-  const check = Compile(schema);
+/** An output schema compiled once: its check, and the `set_model_response` tool built on it. */
+export interface CompiledOutputSchema {
+  check: ReturnType<typeof Compile>;
+  tool: RunnableTool;
+}
+
+const compiled = new WeakMap<TSchema, CompiledOutputSchema>();
+
+/**
+ * The output schema compiled, once per schema object: agents compile at construction and every
+ * step after that reuses the result, so no step pays for code generation.
+ */
+export function compileOutputSchema(schema: TSchema): CompiledOutputSchema {
+  let entry = compiled.get(schema);
+  if (!entry) {
+    const check = Compile(schema);
+    entry = { check, tool: setModelResponseTool(schema, check) };
+    compiled.set(schema, entry);
+  }
+  return entry;
+}
+
+/** Builds `set_model_response` for an output schema, on its compiled check. */
+function setModelResponseTool(schema: TSchema, check: ReturnType<typeof Compile>): RunnableTool {
   const declaration: FunctionDeclaration = {
     name: SET_MODEL_RESPONSE,
     description:

@@ -40,6 +40,9 @@ describe('LlmAgent', () => {
     );
     expect(() => new LlmAgent({ name: 'a', maxToolConcurrency: 0 })).toThrow('maxToolConcurrency must be a positive integer, got 0.');
     expect(() => new LlmAgent({ name: 'a', tools: [{} as Tool] })).toThrow('LlmAgent "a": tools[0] is not a tool (it has no name).');
+    expect(() => new LlmAgent({ name: 'a', outputSchema: Type.String({ pattern: '(' }) })).toThrow(
+      'LlmAgent "a": outputSchema does not compile: Invalid regular expression: /(/u: Unterminated group',
+    );
     const child = new LlmAgent({ name: 'child' });
     new SequentialAgent({ name: 'p1', subAgents: [child] });
     expect(() => new SequentialAgent({ name: 'p2', subAgents: [child] })).toThrow('Agent "child" already has parent "p1"');
