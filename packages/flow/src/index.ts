@@ -14,24 +14,24 @@ export type {
   GenaiTool,
   ToolConfig,
   GenerateContentConfig,
-} from './content.js';
-export { createUserContent, createModelContent } from './content.js';
-export type { ToolConfirmation, EventActions } from './eventActions.js';
-export { createEventActions, isEmptyActions } from './eventActions.js';
-export type { Event, EventInit, ToolProgress } from './event.js';
+} from './content/content.js';
+export { createUserContent, createModelContent } from './content/content.js';
+export type { ToolConfirmation, EventActions } from './content/eventActions.js';
+export { createEventActions, isEmptyActions } from './content/eventActions.js';
+export type { Event, EventInit, ToolProgress } from './content/event.js';
 export {
   createEvent,
   getFunctionCalls,
   getFunctionResponses,
   isFinalResponse,
   stringifyContent,
-} from './event.js';
-export { newId, newFunctionCallId, CLIENT_FUNCTION_CALL_ID_PREFIX } from './ids.js';
-export type { LlmResponse, UsageMetadata, GroundingMetadata } from './llmResponse.js';
-export type { LlmRequest } from './llmRequest.js';
-export { createLlmRequest, appendInstructions } from './llmRequest.js';
-export type { Model, GenerateContentOptions } from './model.js';
-export { isModel } from './model.js';
+} from './content/event.js';
+export { newId, newFunctionCallId, CLIENT_FUNCTION_CALL_ID_PREFIX } from './content/ids.js';
+export type { LlmResponse, UsageMetadata, GroundingMetadata } from './model/llmResponse.js';
+export type { LlmRequest } from './model/llmRequest.js';
+export { createLlmRequest, appendInstructions } from './model/llmRequest.js';
+export type { Model, GenerateContentOptions } from './model/model.js';
+export { isModel } from './model/model.js';
 export type {
   Tool,
   RunnableTool,
@@ -40,7 +40,7 @@ export type {
   ResponseDeferrer,
   SkipSummarizationResultDisplayer,
   Toolset,
-} from './tool.js';
+} from './tools/tool.js';
 export {
   isRunnableTool,
   isStreamingTool,
@@ -48,9 +48,9 @@ export {
   isResponseDeferrer,
   isSkipSummarizationResultDisplayer,
   isToolset,
-} from './tool.js';
-export type { ReadonlyState, State } from './state.js';
-export { STATE_PREFIX, DeltaState, readonlyState } from './state.js';
+} from './tools/tool.js';
+export type { ReadonlyState, State } from './sessions/state.js';
+export { STATE_PREFIX, DeltaState, readonlyState } from './sessions/state.js';
 export type {
   Session,
   SessionService,
@@ -58,17 +58,17 @@ export type {
   CreateSessionRequest,
   GetSessionRequest,
   ListSessionsRequest,
-} from './session.js';
-export type { ScopedStateDelta } from './sessionState.js';
-export { splitStateDelta, mergeScopedState, withoutTempState, eventForStorage, applyEventToSession } from './sessionState.js';
-export { InMemorySessionService } from './inMemorySessionService.js';
-export type { ArtifactService, ArtifactKey } from './artifactService.js';
-export { InMemoryArtifactService } from './inMemoryArtifactService.js';
-export type { MemoryService, MemoryEntry, SearchMemoryRequest, SearchMemoryResponse } from './memoryService.js';
-export { InMemoryMemoryService } from './inMemoryMemoryService.js';
-export type { ReadonlyContext } from './readonlyContext.js';
-export type { CallbackContext } from './callbackContext.js';
-export type { ToolContext, ProgressReport } from './toolContext.js';
+} from './sessions/session.js';
+export type { ScopedStateDelta } from './sessions/sessionState.js';
+export { splitStateDelta, mergeScopedState, withoutTempState, eventForStorage, applyEventToSession } from './sessions/sessionState.js';
+export { InMemorySessionService } from './sessions/inMemorySessionService.js';
+export type { ArtifactService, ArtifactKey } from './services/artifactService.js';
+export { InMemoryArtifactService } from './services/inMemoryArtifactService.js';
+export type { MemoryService, MemoryEntry, SearchMemoryRequest, SearchMemoryResponse } from './services/memoryService.js';
+export { InMemoryMemoryService } from './services/inMemoryMemoryService.js';
+export type { ReadonlyContext } from './context/readonlyContext.js';
+export type { CallbackContext } from './context/callbackContext.js';
+export type { ToolContext, ProgressReport } from './context/toolContext.js';
 export type { AdkitErrorCode } from './errors.js';
 export { AdkitError, ConfigError, SessionError, ArtifactError, MemoryError, isAdkitError, errorMessage } from './errors.js';
 export type {
@@ -83,27 +83,27 @@ export type {
   AfterModelCallback,
   OnModelErrorCallback,
   OneOrMany,
-} from './callbacks.js';
-export type { Plugin } from './plugin.js';
-export type { RunConfig } from './runConfig.js';
-export type { InvocationContextInit } from './invocationContext.js';
-export { InvocationContext } from './invocationContext.js';
-export type { BaseAgentOptions } from './baseAgent.js';
-export { BaseAgent } from './baseAgent.js';
-export type { LlmAgentOptions, InstructionProvider } from './llmAgent.js';
-export { LlmAgent } from './llmAgent.js';
-export { SequentialAgent } from './sequentialAgent.js';
-export type { LoopAgentOptions } from './loopAgent.js';
-export { LoopAgent } from './loopAgent.js';
-export type { RunnerOptions, RunAsyncRequest } from './runner.js';
-export { Runner } from './runner.js';
-export type { InMemoryRunnerOptions } from './inMemoryRunner.js';
-export { InMemoryRunner } from './inMemoryRunner.js';
-export { packTool } from './packTool.js';
-export { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
-export { canonicalJson, functionCallDigest } from './canonicalJson.js';
-export { injectSessionState, MissingContextVariableError } from './instructionTemplate.js';
-export { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
-export { TRANSFER_TO_AGENT } from './agentTransfer.js';
-export { ToolTimeoutError } from './deadline.js';
-export { toJsonValue } from './toJsonValue.js';
+} from './runner/callbacks.js';
+export type { Plugin } from './runner/plugin.js';
+export type { RunConfig } from './runner/runConfig.js';
+export type { InvocationContextInit } from './context/invocationContext.js';
+export { InvocationContext } from './context/invocationContext.js';
+export type { BaseAgentOptions } from './agents/baseAgent.js';
+export { BaseAgent } from './agents/baseAgent.js';
+export type { LlmAgentOptions, InstructionProvider } from './agents/llmAgent.js';
+export { LlmAgent } from './agents/llmAgent.js';
+export { SequentialAgent } from './agents/sequentialAgent.js';
+export type { LoopAgentOptions } from './agents/loopAgent.js';
+export { LoopAgent } from './agents/loopAgent.js';
+export type { RunnerOptions, RunAsyncRequest } from './runner/runner.js';
+export { Runner } from './runner/runner.js';
+export type { InMemoryRunnerOptions } from './runner/inMemoryRunner.js';
+export { InMemoryRunner } from './runner/inMemoryRunner.js';
+export { packTool } from './tools/packTool.js';
+export { REQUEST_CONFIRMATION_FUNCTION } from './llmFlow/buildContents.js';
+export { canonicalJson, functionCallDigest } from './content/canonicalJson.js';
+export { injectSessionState, MissingContextVariableError } from './agents/instructionTemplate.js';
+export { SET_MODEL_RESPONSE } from './llmFlow/setModelResponseTool.js';
+export { TRANSFER_TO_AGENT } from './agents/agentTransfer.js';
+export { ToolTimeoutError } from './llmFlow/deadline.js';
+export { toJsonValue } from './content/toJsonValue.js';

@@ -1,7 +1,7 @@
 // FL-1 #7 and FL-7: the history a model sees.
 import { describe, expect, it } from 'vitest';
 import { createEvent, type Event, type Part } from '../src/index.js';
-import { buildContents } from '../src/buildContents.js';
+import { buildContents } from '../src/llmFlow/buildContents.js';
 
 const ev = (author: string, parts: Part[], extra: Partial<Event> = {}) =>
   createEvent({ invocationId: 'i', author, content: { role: author === 'user' || parts[0]?.functionResponse ? 'user' : 'model', parts }, ...extra });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneData } from '../src/cloneData.js';
+import { cloneData } from '../src/content/cloneData.js';
 
 describe('cloneData', () => {
   it('deep-copies plain data, keeps undefined and null-prototype objects, and copies dates and maps faithfully', () => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InMemoryArtifactService } from '../src/inMemoryArtifactService.js';
+import { InMemoryArtifactService } from '../src/services/inMemoryArtifactService.js';
 import { isAdkitError } from '../src/errors.js';
-import type { Part } from '../src/content.js';
+import type { Part } from '../src/content/content.js';
 
 // Bad input tried: an empty filename, unknown names and versions (negative, past the end,
 // fractional), deleting what does not exist, and ids that contain the path separator "/" or equal

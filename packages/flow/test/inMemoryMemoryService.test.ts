@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InMemoryMemoryService } from '../src/inMemoryMemoryService.js';
-import { createEvent } from '../src/event.js';
-import type { Part } from '../src/content.js';
-import type { Session } from '../src/session.js';
+import { InMemoryMemoryService } from '../src/services/inMemoryMemoryService.js';
+import { createEvent } from '../src/content/event.js';
+import type { Part } from '../src/content/content.js';
+import type { Session } from '../src/sessions/session.js';
 
 // Bad input tried: an empty query, a query of punctuation only, events without text (function
 // calls, no content), and the same session added twice.

@@ -1,4 +1,4 @@
-import { InMemorySessionService } from '../src/inMemorySessionService.js';
+import { InMemorySessionService } from '../src/sessions/inMemorySessionService.js';
 import { runSessionServiceSuite } from './support/sessionServiceSuite.js';
 
 // The reference implementation runs the same suite as every other session service.

@@ -89,7 +89,7 @@ describe('tool context', () => {
   });
 
   it('TC-11: the tool context exposes no session internals', async () => {
-    const { FlowContext } = await import('../src/flowContext.js');
+    const { FlowContext } = await import('../src/context/flowContext.js');
     const ctx = new FlowContext({
       invocationId: 'i',
       agentName: 'a',

@@ -1,12 +1,12 @@
-import type { ArtifactService } from '../artifactService.js';
-import type { Content, FunctionCall } from '../content.js';
-import { createEventActions, type EventActions, type ToolConfirmation } from '../eventActions.js';
-import { FlowContext } from '../flowContext.js';
-import { newFunctionCallId, newId } from '../ids.js';
-import { InMemoryArtifactService } from '../inMemoryArtifactService.js';
-import type { MemoryService } from '../memoryService.js';
-import type { Session } from '../session.js';
-import type { ProgressReport, ToolContext } from '../toolContext.js';
+import type { ArtifactService } from '../services/artifactService.js';
+import type { Content, FunctionCall } from '../content/content.js';
+import { createEventActions, type EventActions, type ToolConfirmation } from '../content/eventActions.js';
+import { FlowContext } from '../context/flowContext.js';
+import { newFunctionCallId, newId } from '../content/ids.js';
+import { InMemoryArtifactService } from '../services/inMemoryArtifactService.js';
+import type { MemoryService } from '../services/memoryService.js';
+import type { Session } from '../sessions/session.js';
+import type { ProgressReport, ToolContext } from '../context/toolContext.js';
 
 export interface TestToolContextOptions {
   /** The session's state; writes through the context show up here. */

@@ -1,9 +1,9 @@
-import { cloneData } from '../cloneData.js';
-import type { Content, FunctionCall, Part } from '../content.js';
+import { cloneData } from '../content/cloneData.js';
+import type { Content, FunctionCall, Part } from '../content/content.js';
 import { AdkitError } from '../errors.js';
-import type { LlmRequest } from '../llmRequest.js';
-import type { LlmResponse } from '../llmResponse.js';
-import type { GenerateContentOptions, Model } from '../model.js';
+import type { LlmRequest } from '../model/llmRequest.js';
+import type { LlmResponse } from '../model/llmResponse.js';
+import type { GenerateContentOptions, Model } from '../model/model.js';
 
 /**
  * One scripted model turn: a response; an array of chunks (streamed as partial responses, then

@@ -1,0 +1,137 @@
+import type { TSchema } from 'typebox';
+import { BaseAgent, type BaseAgentOptions } from './baseAgent.js';
+import {
+  callbackList,
+  type AfterModelCallback,
+  type AfterToolCallback,
+  type BeforeModelCallback,
+  type BeforeToolCallback,
+  type OneOrMany,
+  type OnToolErrorCallback,
+} from '../runner/callbacks.js';
+import type { GenerateContentConfig } from '../content/content.js';
+import { ConfigError } from '../errors.js';
+import { compileOutputSchema } from '../llmFlow/setModelResponseTool.js';
+import type { Event } from '../content/event.js';
+import type { InvocationContext } from '../context/invocationContext.js';
+import { runLlmFlow } from '../llmFlow/llmFlow.js';
+import { isModel, type Model } from '../model/model.js';
+import type { ReadonlyContext } from '../context/readonlyContext.js';
+import { isToolset, type Tool, type Toolset } from '../tools/tool.js';
+
+/** An instruction computed per request; its result is used as is (no `{key}` templating). */
+export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
+
+export interface LlmAgentOptions extends BaseAgentOptions {
+  /** The model; when absent, the nearest ancestor LlmAgent's model. */
+  model?: Model;
+  /** The system instruction; `{key}` is filled from state, `{key?}` may be missing. */
+  instruction?: string | InstructionProvider;
+  /** Tools the model may call. A toolset here is treated as if listed in `toolsets`. */
+  tools?: readonly (Tool | Toolset)[];
+  /** Groups of tools resolved once per agent run (FL-2). */
+  toolsets?: readonly Toolset[];
+  /** The JSON schema of the input when this agent is used as a tool. */
+  inputSchema?: TSchema;
+  /** The final answer must be JSON of this schema. */
+  outputSchema?: TSchema;
+  /** Saves the final answer's text (or parsed JSON with `outputSchema`) to this state key. */
+  outputKey?: string;
+  beforeModelCallback?: OneOrMany<BeforeModelCallback>;
+  afterModelCallback?: OneOrMany<AfterModelCallback>;
+  beforeToolCallback?: OneOrMany<BeforeToolCallback>;
+  afterToolCallback?: OneOrMany<AfterToolCallback>;
+  onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  /** Generation settings, deep-copied into every request. */
+  generateContentConfig?: GenerateContentConfig;
+  /** At most this many of one step's function calls run at once (default: all). */
+  maxToolConcurrency?: number;
+  /** Default per-call time limit for this agent's tools, in ms (a tool's own `timeoutMs` wins). */
+  toolTimeoutMs?: number;
+  /** The model may not hand the conversation back to the parent agent. */
+  disallowTransferToParent?: boolean;
+  /** The model may not hand the conversation to the parent's other sub-agents. */
+  disallowTransferToPeers?: boolean;
+}
+
+/** An agent driven by a language model, with tools (the heart of adkit). */
+export class LlmAgent extends BaseAgent {
+  readonly model?: Model;
+  readonly instruction?: string | InstructionProvider;
+  readonly tools: readonly Tool[];
+  readonly toolsets: readonly Toolset[];
+  readonly inputSchema?: TSchema;
+  readonly outputSchema?: TSchema;
+  readonly outputKey?: string;
+  readonly generateContentConfig?: GenerateContentConfig;
+  readonly maxToolConcurrency?: number;
+  readonly toolTimeoutMs?: number;
+  readonly disallowTransferToParent: boolean;
+  readonly disallowTransferToPeers: boolean;
+  readonly beforeModelCallbacks: readonly BeforeModelCallback[];
+  readonly afterModelCallbacks: readonly AfterModelCallback[];
+  readonly beforeToolCallbacks: readonly BeforeToolCallback[];
+  readonly afterToolCallbacks: readonly AfterToolCallback[];
+  readonly onToolErrorCallbacks: readonly OnToolErrorCallback[];
+
+  constructor(options: LlmAgentOptions) {
+    super(options);
+    if (options.model !== undefined && !isModel(options.model))
+      throw new ConfigError(
+        `LlmAgent "${options.name}": model must be a Model object such as openai('gpt-4.1-mini') or gemini('gemini-2.5-flash'), got ${typeof options.model}.`,
+      );
+    if (options.maxToolConcurrency !== undefined && !(Number.isInteger(options.maxToolConcurrency) && options.maxToolConcurrency > 0))
+      throw new ConfigError(
+        `LlmAgent "${options.name}": maxToolConcurrency must be a positive integer, got ${options.maxToolConcurrency}.`,
+      );
+    if (options.toolTimeoutMs !== undefined && !(options.toolTimeoutMs > 0))
+      throw new ConfigError(`LlmAgent "${options.name}": toolTimeoutMs must be a positive number of milliseconds.`);
+    if (options.generateContentConfig?.tools?.some((t) => t.functionDeclarations))
+      throw new ConfigError(
+        `LlmAgent "${options.name}": declare function tools in \`tools\`, not in generateContentConfig.tools, so the flow can call them.`,
+      );
+    this.model = options.model;
+    this.instruction = options.instruction;
+    const tools: Tool[] = [];
+    const toolsets: Toolset[] = [...(options.toolsets ?? [])];
+    for (const [i, entry] of (options.tools ?? []).entries()) {
+      if (!entry || typeof entry.name !== 'string')
+        throw new ConfigError(`LlmAgent "${options.name}": tools[${i}] is not a tool (it has no name).`);
+      if (isToolset(entry)) toolsets.push(entry);
+      else tools.push(entry);
+    }
+    this.tools = tools;
+    this.toolsets = toolsets;
+    this.inputSchema = options.inputSchema;
+    this.outputSchema = options.outputSchema;
+    if (options.outputSchema !== undefined) {
+      try {
+        compileOutputSchema(options.outputSchema);
+      } catch (error) {
+        throw new ConfigError(`LlmAgent "${options.name}": outputSchema does not compile: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    this.outputKey = options.outputKey;
+    this.generateContentConfig = options.generateContentConfig;
+    this.maxToolConcurrency = options.maxToolConcurrency;
+    this.toolTimeoutMs = options.toolTimeoutMs;
+    this.disallowTransferToParent = options.disallowTransferToParent ?? false;
+    this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
+    this.beforeModelCallbacks = callbackList(options.beforeModelCallback);
+    this.afterModelCallbacks = callbackList(options.afterModelCallback);
+    this.beforeToolCallbacks = callbackList(options.beforeToolCallback);
+    this.afterToolCallbacks = callbackList(options.afterToolCallback);
+    this.onToolErrorCallbacks = callbackList(options.onToolErrorCallback);
+  }
+
+  /** This agent's model, or the nearest ancestor LlmAgent's. */
+  get canonicalModel(): Model | undefined {
+    for (let agent: BaseAgent | undefined = this; agent; agent = agent.parentAgent)
+      if (agent instanceof LlmAgent && agent.model) return agent.model;
+    return undefined;
+  }
+
+  protected runImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    return runLlmFlow(this, context);
+  }
+}

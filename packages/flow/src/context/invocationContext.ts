@@ -1,0 +1,87 @@
+import type { ArtifactService } from '../services/artifactService.js';
+import type { BaseAgent } from '../agents/baseAgent.js';
+import type { Content } from '../content/content.js';
+import type { MemoryService } from '../services/memoryService.js';
+import type { Plugin } from '../runner/plugin.js';
+import { DEFAULT_MAX_LLM_CALLS, type RunConfig } from '../runner/runConfig.js';
+import type { Session, SessionService } from '../sessions/session.js';
+
+export interface InvocationContextInit {
+  invocationId: string;
+  agent: BaseAgent;
+  session: Session;
+  sessionService: SessionService;
+  artifactService?: ArtifactService;
+  memoryService?: MemoryService;
+  userContent?: Content;
+  runConfig?: RunConfig;
+  signal: AbortSignal;
+  branch?: string;
+  plugins?: readonly Plugin[];
+}
+
+/**
+ * Everything one invocation (one `runAsync`) shares: the session, the services, the signal and
+ * the plugins. Agents get it; tools get a narrower `ToolContext`.
+ */
+export class InvocationContext {
+  readonly invocationId: string;
+  readonly agent: BaseAgent;
+  readonly session: Session;
+  readonly sessionService: SessionService;
+  readonly artifactService?: ArtifactService;
+  readonly memoryService?: MemoryService;
+  readonly userContent?: Content;
+  readonly runConfig: RunConfig;
+  readonly signal: AbortSignal;
+  readonly branch?: string;
+  readonly plugins: readonly Plugin[];
+  private readonly shared: { endInvocation: boolean; llmCalls: number };
+
+  constructor(init: InvocationContextInit, shared = { endInvocation: false, llmCalls: 0 }) {
+    this.invocationId = init.invocationId;
+    this.agent = init.agent;
+    this.session = init.session;
+    this.sessionService = init.sessionService;
+    this.artifactService = init.artifactService;
+    this.memoryService = init.memoryService;
+    this.userContent = init.userContent;
+    this.runConfig = init.runConfig ?? {};
+    this.signal = init.signal;
+    this.branch = init.branch;
+    this.plugins = init.plugins ?? [];
+    this.shared = shared;
+  }
+
+  get agentName(): string {
+    return this.agent.name;
+  }
+
+  get appName(): string {
+    return this.session.appName;
+  }
+
+  get userId(): string {
+    return this.session.userId;
+  }
+
+  /** Set to stop the invocation after the current event. */
+  get endInvocation(): boolean {
+    return this.shared.endInvocation;
+  }
+
+  set endInvocation(value: boolean) {
+    this.shared.endInvocation = value;
+  }
+
+  /** The same invocation, run by another agent. */
+  withAgent(agent: BaseAgent, branch = this.branch): InvocationContext {
+    return new InvocationContext({ ...this, agent, branch, runConfig: this.runConfig, plugins: this.plugins }, this.shared);
+  }
+
+  /** Counts a model call; false once the invocation has used up `maxLlmCalls`. */
+  countLlmCall(): boolean {
+    this.shared.llmCalls += 1;
+    return this.shared.llmCalls <= (this.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS);
+  }
+}

@@ -1,0 +1,70 @@
+import type { TransferSetup } from '../agents/agentTransfer.js';
+import { buildContents } from './buildContents.js';
+import { cloneData } from '../content/cloneData.js';
+import { errorMessage } from '../errors.js';
+import { FlowContext } from '../context/flowContext.js';
+import { newId } from '../content/ids.js';
+import { injectSessionState } from '../agents/instructionTemplate.js';
+import type { InvocationContext } from '../context/invocationContext.js';
+import type { LlmAgent } from '../agents/llmAgent.js';
+import { appendInstructions, type LlmRequest } from '../model/llmRequest.js';
+import { packTool } from '../tools/packTool.js';
+import type { ResolvedTools } from './resolveTools.js';
+import { SET_MODEL_RESPONSE_INSTRUCTION, compileOutputSchema } from './setModelResponseTool.js';
+import { isRequestProcessor, isRunnableTool, isStreamingTool } from '../tools/tool.js';
+
+/** Request processors in ADK's order (FL-1), then per-tool (FL-3) and per-toolset (FL-4) processing. */
+export async function buildRequest(
+  agent: LlmAgent,
+  context: InvocationContext,
+  request: LlmRequest,
+  resolved: ResolvedTools,
+  transfer: TransferSetup | undefined,
+) {
+  if (agent.generateContentConfig) Object.assign(request.config, cloneData(agent.generateContentConfig));
+  const hasTools = resolved.tools.length > 0;
+  if (agent.outputSchema && !hasTools) {
+    request.config.responseMimeType = 'application/json';
+    request.config.responseJsonSchema = agent.outputSchema as Record<string, unknown>;
+  }
+
+  const readonly = new FlowContext(context);
+  const instructions: string[] = [];
+  if (typeof agent.instruction === 'function') instructions.push(await agent.instruction(readonly));
+  else if (agent.instruction)
+    instructions.push(
+      await injectSessionState(agent.instruction, readonly.state, (name) => readonly.loadArtifact(name)),
+    );
+  instructions.push(
+    `You are an agent. Your internal name is "${agent.name}".` +
+      (agent.description ? ` The description about you is "${agent.description}".` : ''),
+  );
+  appendInstructions(request, instructions);
+
+  request.contents = buildContents(context.session.events, agent.name, context.branch);
+
+  if (agent.outputSchema && hasTools) {
+    packTool(request, compileOutputSchema(agent.outputSchema).tool);
+    appendInstructions(request, [SET_MODEL_RESPONSE_INSTRUCTION]);
+  }
+
+  if (transfer) {
+    appendInstructions(request, [transfer.instructions]);
+    packTool(request, transfer.tool);
+  }
+
+  for (const tool of resolved.tools) {
+    // A throwaway context: actions written while shaping the request are discarded (FL-3).
+    const scratch = new FlowContext(context, { functionCallId: newId() });
+    if (isRequestProcessor(tool)) await tool.processRequest(scratch, request);
+    else if (isStreamingTool(tool) || isRunnableTool(tool)) packTool(request, tool);
+  }
+  for (const toolset of resolved.toolsets) {
+    if (!isRequestProcessor(toolset)) continue;
+    try {
+      await toolset.processRequest(new FlowContext(context, { functionCallId: newId() }), request);
+    } catch (error) {
+      throw new Error(`process request by toolset "${toolset.name}": ${errorMessage(error)}`, { cause: error });
+    }
+  }
+}

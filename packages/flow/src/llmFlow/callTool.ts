@@ -1,0 +1,109 @@
+import {
+  firstResult,
+  type AfterToolCallback,
+  type BeforeToolCallback,
+  type OnToolErrorCallback,
+  type ToolResult,
+} from '../runner/callbacks.js';
+import { RunAbortedError } from './deadline.js';
+import type { Tool } from '../tools/tool.js';
+import type { ToolContext } from '../context/toolContext.js';
+import { toJsonValue } from '../content/toJsonValue.js';
+
+/** The tool callbacks in force for a call: plugins' first, then the agent's (FL-13). */
+export interface ToolCallbacks {
+  before: { plugins: readonly BeforeToolCallback[]; agent: readonly BeforeToolCallback[] };
+  after: { plugins: readonly AfterToolCallback[]; agent: readonly AfterToolCallback[] };
+  onError: { plugins: readonly OnToolErrorCallback[]; agent: readonly OnToolErrorCallback[] };
+}
+
+/** A call's outcome before it becomes a function response. */
+export interface ToolOutcome {
+  result?: ToolResult;
+  error?: unknown;
+}
+
+/**
+ * Runs a tool between its callbacks (FL-13): a before-callback result skips the tool; an error
+ * (from the tool or a before-callback) goes to the on-error callbacks, which may recover; the
+ * after-callbacks see the outcome and may replace it. In every chain the plugins run first and
+ * the first callback that returns a value wins. A cancelled run propagates as `RunAbortedError`.
+ */
+export async function callTool(
+  tool: Tool,
+  args: Record<string, unknown>,
+  context: ToolContext,
+  callbacks: ToolCallbacks,
+  run: () => Promise<ToolResult | undefined>,
+): Promise<ToolOutcome> {
+  const base = { tool, args, context };
+  let result: ToolResult | undefined;
+  let error: unknown;
+  let failed = false;
+
+  try {
+    result =
+      (await firstResult(callbacks.before.plugins, base)) ?? (await firstResult(callbacks.before.agent, base));
+  } catch (thrown) {
+    failed = true;
+    error = thrown;
+  }
+
+  if (result === undefined && !failed) {
+    try {
+      result = resultAsJson(tool.name, await run());
+    } catch (thrown) {
+      if (thrown instanceof RunAbortedError) throw thrown;
+      failed = true;
+      error = thrown;
+    }
+  }
+
+  if (failed) {
+    try {
+      const recovered =
+        (await firstResult(callbacks.onError.plugins, { ...base, error })) ??
+        (await firstResult(callbacks.onError.agent, { ...base, error }));
+      if (recovered !== undefined) {
+        result = resultAsJson(tool.name, recovered);
+        failed = false;
+        error = undefined;
+      }
+    } catch (thrown) {
+      error = thrown;
+    }
+  }
+
+  try {
+    const afterArgs = { ...base, response: result, ...(failed ? { error } : {}) };
+    const replaced =
+      (await firstResult(callbacks.after.plugins, afterArgs)) ?? (await firstResult(callbacks.after.agent, afterArgs));
+    if (replaced !== undefined) {
+      result = resultAsJson(tool.name, replaced);
+      failed = false;
+      error = undefined;
+    }
+  } catch (thrown) {
+    failed = true;
+    error = thrown;
+    result = undefined;
+  }
+
+  return failed ? { error } : { result };
+}
+
+/**
+ * The result as plain JSON data: a non-object is wrapped as `{result: value}` (FT-5), and
+ * anything JSON cannot carry is refused with a message the tool's author can act on.
+ */
+export function resultAsJson(toolName: string, value: unknown): ToolResult | undefined {
+  if (value === undefined || value === null) return undefined;
+  const wrapped = typeof value === 'object' && !Array.isArray(value) ? value : { result: value };
+  try {
+    return toJsonValue(wrapped) as ToolResult;
+  } catch (problem) {
+    throw new TypeError(
+      `Tool "${toolName}" returned a result that is not JSON-serializable: ${(problem as Error).message}. Return plain data (objects, arrays, strings, numbers, booleans, null).`,
+    );
+  }
+}

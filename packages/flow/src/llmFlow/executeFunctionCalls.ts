@@ -1,0 +1,227 @@
+import pLimit from 'p-limit';
+import { callTool, type ToolCallbacks, type ToolOutcome } from './callTool.js';
+import type { FunctionCall, Part } from '../content/content.js';
+import { callSignal, RunAbortedError, untilAborted } from './deadline.js';
+import { errorMessage } from '../errors.js';
+import { createEvent, type Event } from '../content/event.js';
+import { createEventActions, isEmptyActions, type EventActions, type ToolConfirmation } from '../content/eventActions.js';
+import { FlowContext } from '../context/flowContext.js';
+import type { InvocationContext } from '../context/invocationContext.js';
+import { mergeActions } from '../content/mergeActions.js';
+import {
+  isResponseDeferrer,
+  isRunnableTool,
+  isSkipSummarizationResultDisplayer,
+  isStreamingTool,
+  type Tool,
+} from '../tools/tool.js';
+import type { ToolResult } from '../runner/callbacks.js';
+import type { ProgressReport } from '../context/toolContext.js';
+import { notCallableToolMessage, unknownToolMessage } from '../tools/unknownToolMessage.js';
+
+/** What one agent step hands to the executor. */
+export interface FunctionCallBatch {
+  invocation: InvocationContext;
+  /** Function calls in the model's order, each with an id. */
+  calls: readonly FunctionCall[];
+  /** The dispatch table (`LlmRequest.tools`, or the resolved tools on resume). */
+  tools: Readonly<Record<string, Tool>>;
+  callbacks: ToolCallbacks;
+  /** Original call id → the confirmation given for it (HC-8). */
+  confirmations?: Readonly<Record<string, ToolConfirmation>>;
+  maxConcurrency?: number;
+  /** The agent's default per-call time limit. */
+  toolTimeoutMs?: number;
+}
+
+interface CallRecord {
+  call: FunctionCall;
+  tool?: Tool;
+  outcome: ToolOutcome;
+  /** False when the call answers later (long-running or deferred with no result, FL-15). */
+  respond: boolean;
+  actions: EventActions;
+}
+
+/**
+ * Executes a step's function calls concurrently (FL-9), bounded by `maxConcurrency`, and yields
+ * partial progress events while they run, then one event merging every response in the model's
+ * original order (FL-14). Yields nothing more once the run is cancelled.
+ */
+export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGenerator<Event, void, undefined> {
+  const { invocation } = batch;
+  const progress: Event[] = [];
+  let wake: (() => void) | undefined;
+  const onProgress = (call: FunctionCall, report: ProgressReport) => {
+    progress.push(
+      createEvent({
+        invocationId: invocation.invocationId,
+        author: invocation.agentName,
+        branch: invocation.branch,
+        partial: true,
+        toolProgress: { functionCallId: call.id ?? '', toolName: call.name, ...report },
+      }),
+    );
+    wake?.();
+  };
+
+  const limit = pLimit(batch.maxConcurrency && batch.maxConcurrency > 0 ? batch.maxConcurrency : Infinity);
+  let settled = false;
+  let records: CallRecord[] | undefined;
+  const all = Promise.all(batch.calls.map((call) => limit(() => executeCall(batch, call, onProgress)))).then(
+    (done) => {
+      records = done;
+      settled = true;
+      wake?.();
+    },
+    () => {
+      settled = true;
+      wake?.();
+    },
+  );
+
+  while (true) {
+    while (progress.length > 0) {
+      if (invocation.signal.aborted) return;
+      yield progress.shift()!;
+    }
+    if (settled) break;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+  }
+  await all;
+  if (invocation.signal.aborted || !records) return;
+  const merged = mergeResponses(invocation, records);
+  if (merged) yield merged;
+}
+
+async function executeCall(
+  batch: FunctionCallBatch,
+  call: FunctionCall,
+  onProgress: (call: FunctionCall, report: ProgressReport) => void,
+): Promise<CallRecord> {
+  // A call still queued behind `maxConcurrency` when the run is cancelled never starts.
+  if (batch.invocation.signal.aborted) throw new RunAbortedError();
+  const tool = Object.hasOwn(batch.tools, call.name) ? batch.tools[call.name] : undefined;
+  const actions = createEventActions();
+  const args = call.args ?? {};
+  const timeoutMs = tool?.timeoutMs ?? batch.toolTimeoutMs;
+  const { signal, timeout } = callSignal(batch.invocation.signal, timeoutMs);
+  const context = new FlowContext(batch.invocation, {
+    actions,
+    functionCall: call,
+    toolConfirmation: batch.confirmations?.[call.id ?? ''],
+    signal,
+    onProgress: (report) => onProgress(call, report),
+  });
+  const record = (outcome: ToolOutcome, respond = true): CallRecord => ({ call, tool, outcome, respond, actions });
+
+  if (!tool || (!isStreamingTool(tool) && !isRunnableTool(tool))) {
+    const message = tool ? notCallableToolMessage(call.name) : unknownToolMessage(call.name, Object.keys(batch.tools));
+    const placeholder: Tool = tool ?? { name: call.name, description: 'Tool not found' };
+    return record(await recoverUnknown(batch, placeholder, args, context, new Error(message)));
+  }
+
+  if (isStreamingTool(tool)) {
+    return record(await runStream(tool.name, tool.runStream(context, args), signal, timeout, timeoutMs, (chunk) =>
+      context.reportProgress({ message: chunk }),
+    ));
+  }
+
+  const outcome = await callTool(tool, args, context, batch.callbacks, () =>
+    untilAborted(tool.run(context, args), signal, timeout, tool.name, timeoutMs),
+  );
+  const defers = isResponseDeferrer(tool) && tool.defersResponse();
+  return record(outcome, !(outcome.error === undefined && outcome.result === undefined && (defers || tool.isLongRunning)));
+}
+
+/** An unknown tool runs only the on-error callbacks, plugins first (FL-11 step 2). */
+async function recoverUnknown(
+  batch: FunctionCallBatch,
+  tool: Tool,
+  args: Record<string, unknown>,
+  context: FlowContext,
+  error: Error,
+): Promise<ToolOutcome> {
+  try {
+    for (const chain of [batch.callbacks.onError.plugins, batch.callbacks.onError.agent])
+      for (const callback of chain) {
+        const result = await callback({ tool, args, context, error });
+        if (result !== undefined && result !== null) return { result: result as ToolResult };
+      }
+  } catch (thrown) {
+    return { error: thrown };
+  }
+  return { error };
+}
+
+/** Concatenates a streaming tool's chunks into `{result}`; the first error wins (FL-12). */
+async function runStream(
+  toolName: string,
+  stream: AsyncIterable<string>,
+  signal: AbortSignal,
+  timeout: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  onChunk: (chunk: string) => void,
+): Promise<ToolOutcome> {
+  const chunks: string[] = [];
+  let iterator: AsyncIterator<string> | undefined;
+  try {
+    iterator = stream[Symbol.asyncIterator]();
+    while (true) {
+      const next = await untilAborted(iterator.next(), signal, timeout, toolName, timeoutMs);
+      if (next.done) break;
+      const chunk = String(next.value);
+      chunks.push(chunk);
+      onChunk(chunk);
+    }
+    iterator = undefined;
+    return { result: { result: chunks.join('') } };
+  } catch (thrown) {
+    if (thrown instanceof RunAbortedError) throw thrown;
+    return { error: thrown };
+  } finally {
+    // Leaving early (error, timeout, abort) tells the tool's generator to clean up.
+    iterator?.return?.().catch(() => {});
+  }
+}
+
+/** The message the model sees for a failed call. */
+function modelErrorMessage(toolName: string, error: unknown): string {
+  return error instanceof Error ? errorMessage(error) : `Tool "${toolName}" failed: ${errorMessage(error)}`;
+}
+
+function mergeResponses(invocation: InvocationContext, records: readonly CallRecord[]): Event | undefined {
+  const parts: Part[] = [];
+  const visible: Part[] = [];
+  for (const { call, tool, outcome, respond } of records) {
+    if (!respond) continue;
+    const response =
+      outcome.error !== undefined ? { error: modelErrorMessage(call.name, outcome.error) } : (outcome.result ?? {});
+    parts.push({ functionResponse: { id: call.id, name: call.name, response } });
+    if (tool && isSkipSummarizationResultDisplayer(tool) && tool.displayResultOnSkipSummarization())
+      visible.push(...visibleResult(response));
+  }
+  const actions = mergeActions(records.map((r) => r.actions));
+  if (parts.length === 0 && isEmptyActions(actions)) return undefined;
+  // FL-18: a tool that opts in shows its result when the turn ends without summarization.
+  const showVisible =
+    actions.skipSummarization && Object.keys(actions.requestedToolConfirmations ?? {}).length === 0;
+  return createEvent({
+    invocationId: invocation.invocationId,
+    author: invocation.agentName,
+    branch: invocation.branch,
+    content: parts.length > 0 ? { role: 'user', parts: showVisible ? [...parts, ...visible] : parts } : undefined,
+    actions,
+  });
+}
+
+function visibleResult(response: Record<string, unknown>): Part[] {
+  if (Object.hasOwn(response, 'error') || Object.keys(response).length === 0) return [];
+  const keys = Object.keys(response);
+  const text =
+    keys.length === 1 && keys[0] === 'result' && typeof response.result === 'string'
+      ? response.result
+      : JSON.stringify(response);
+  return [{ text }];
+}

@@ -1,0 +1,147 @@
+import { transferSetup, type TransferSetup } from '../agents/agentTransfer.js';
+import { buildRequest } from './buildRequest.js';
+import { callModel } from './callModel.js';
+import type { ToolCallbacks } from './callTool.js';
+import { confirmationEvent } from './confirmationEvent.js';
+import { errorMessage } from '../errors.js';
+import { getFunctionCalls, isFinalResponse, createEvent, type Event } from '../content/event.js';
+import { createEventActions } from '../content/eventActions.js';
+import { executeFunctionCalls } from './executeFunctionCalls.js';
+import { FlowContext } from '../context/flowContext.js';
+import { newId } from '../content/ids.js';
+import type { InvocationContext } from '../context/invocationContext.js';
+import type { LlmAgent } from '../agents/llmAgent.js';
+import { createLlmRequest } from '../model/llmRequest.js';
+import { modelEvent } from './modelEvent.js';
+import { pluginCallbacks, type Plugin } from '../runner/plugin.js';
+import { ToolResolver } from './resolveTools.js';
+import { resumeConfirmedCalls } from './resumeConfirmedCalls.js';
+import { compileOutputSchema } from './setModelResponseTool.js';
+import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
+
+/**
+ * Runs an LLM agent: steps (one model call plus its tools) repeat until the last event is a
+ * final response (FL-6). Failures become error events; a cancelled run just stops.
+ */
+export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
+  const resolver = new ToolResolver(agent);
+  const callbacks = toolCallbacks(agent, context.plugins);
+  const outputCheck = agent.outputSchema ? compileOutputSchema(agent.outputSchema).check : undefined;
+  const handoff = transferSetup(agent);
+  while (true) {
+    let last: Event | undefined;
+    let lastWasPartial = false;
+    let final = false;
+    for await (const event of runStep(agent, context, resolver, callbacks, outputCheck, handoff)) {
+      if (context.signal.aborted) return;
+      yield event;
+      lastWasPartial = event.partial === true;
+      if (event.partial) continue;
+      // An event that only carries actions (state of a tool that answers later) does not decide.
+      final = isActionsOnly(event) ? final || event.actions.skipSummarization === true : isFinalResponse(event);
+      last = event;
+    }
+    if (context.signal.aborted || context.endInvocation || !last || lastWasPartial) return;
+    if (final && !isThoughtOnly(last)) return;
+  }
+}
+
+function isActionsOnly(event: Event): boolean {
+  return !event.content && !event.errorCode;
+}
+
+function isThoughtOnly(event: Event): boolean {
+  const parts = event.content?.parts ?? [];
+  return parts.length > 0 && parts.every((part) => part.thought === true);
+}
+
+function toolCallbacks(agent: LlmAgent, plugins: readonly Plugin[]): ToolCallbacks {
+  return {
+    before: { plugins: pluginCallbacks(plugins, 'beforeToolCallback'), agent: agent.beforeToolCallbacks },
+    after: { plugins: pluginCallbacks(plugins, 'afterToolCallback'), agent: agent.afterToolCallbacks },
+    onError: { plugins: pluginCallbacks(plugins, 'onToolErrorCallback'), agent: agent.onToolErrorCallbacks },
+  };
+}
+
+function errorEvent(context: InvocationContext, code: string, message: string): Event {
+  return createEvent({
+    invocationId: context.invocationId,
+    author: context.agentName,
+    branch: context.branch,
+    errorCode: code,
+    errorMessage: message,
+  });
+}
+
+async function* runStep(
+  agent: LlmAgent,
+  context: InvocationContext,
+  resolver: ToolResolver,
+  callbacks: ToolCallbacks,
+  outputCheck: OutputCheck | undefined,
+  handoff: TransferSetup | undefined,
+): AsyncGenerator<Event, void, undefined> {
+  const model = agent.canonicalModel;
+  if (!model) {
+    yield errorEvent(context, 'NO_MODEL', `Agent "${agent.name}" has no model; pass \`model\` to it or to an ancestor LlmAgent.`);
+    return;
+  }
+  const request = createLlmRequest({ model: model.model });
+  try {
+    const resolved = await resolver.resolve(new FlowContext(context));
+    yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent);
+    if (context.signal.aborted || context.endInvocation) return;
+    await buildRequest(agent, context, request, resolved, handoff);
+  } catch (error) {
+    if (!context.signal.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
+    return;
+  }
+  if (context.signal.aborted) return;
+
+  let actions = createEventActions();
+  let eventId = newId();
+  try {
+    for await (const response of callModel(agent, context, model, request, actions)) {
+      if (!response.content && !response.errorCode && !response.interrupted) continue;
+      const event = modelEvent(context, request, response, eventId, response.partial ? undefined : actions);
+      if (!response.partial) {
+        actions = createEventActions();
+        eventId = newId();
+        if (agent.outputKey) saveOutput(agent, event, outputCheck);
+      }
+      yield event;
+      if (response.partial || getFunctionCalls(event).length === 0) continue;
+
+      let responses: Event | undefined;
+      for await (const produced of executeFunctionCalls({
+        invocation: context,
+        calls: getFunctionCalls(event),
+        tools: request.tools,
+        callbacks,
+        maxConcurrency: agent.maxToolConcurrency,
+        toolTimeoutMs: agent.toolTimeoutMs,
+      })) {
+        if (!produced.partial) responses = produced;
+        yield produced;
+      }
+      if (!responses || context.signal.aborted) return;
+      const confirmation = confirmationEvent(context, event, responses);
+      if (confirmation) yield confirmation;
+      const structured = structuredAnswer(context, agent, responses, outputCheck);
+      if (structured) yield structured;
+      if (responses.actions.transferToAgent) yield* transfer(agent, context, responses.actions.transferToAgent);
+      return;
+    }
+  } catch (error) {
+    if (!context.signal.aborted) yield errorEvent(context, 'FLOW_ERROR', errorMessage(error));
+  }
+}
+
+async function* transfer(agent: LlmAgent, context: InvocationContext, name: string): AsyncGenerator<Event, void, undefined> {
+  const target = agent.rootAgent.findAgent(name);
+  if (!target) {
+    yield errorEvent(context, 'TRANSFER_ERROR', `failed to find agent: ${name}`);
+    return;
+  }
+  yield* target.runAsync(context);
+}

@@ -1,0 +1,57 @@
+import { cloneData } from '../content/cloneData.js';
+import type { Event } from '../content/event.js';
+import type { Session } from './session.js';
+import { STATE_PREFIX } from './state.js';
+
+/** A state delta split by scope; `app` and `user` keys have their prefixes removed. */
+export interface ScopedStateDelta {
+  app: Record<string, unknown>;
+  user: Record<string, unknown>;
+  session: Record<string, unknown>;
+}
+
+/** Splits a state delta into app, user and session scopes, dropping `temp:` keys (TC-13). */
+export function splitStateDelta(delta: Record<string, unknown> | undefined): ScopedStateDelta {
+  const scoped: ScopedStateDelta = { app: {}, user: {}, session: {} };
+  for (const [key, value] of Object.entries(delta ?? {})) {
+    if (key.startsWith(STATE_PREFIX.app)) scoped.app[key.slice(STATE_PREFIX.app.length)] = value;
+    else if (key.startsWith(STATE_PREFIX.user)) scoped.user[key.slice(STATE_PREFIX.user.length)] = value;
+    else if (!key.startsWith(STATE_PREFIX.temp)) scoped.session[key] = value;
+  }
+  return scoped;
+}
+
+/** Merges stored scopes back into one state object, app and user keys with their prefixes. */
+export function mergeScopedState(scoped: ScopedStateDelta): Record<string, unknown> {
+  const state: Record<string, unknown> = { ...scoped.session };
+  for (const [key, value] of Object.entries(scoped.app)) state[STATE_PREFIX.app + key] = value;
+  for (const [key, value] of Object.entries(scoped.user)) state[STATE_PREFIX.user + key] = value;
+  return state;
+}
+
+/**
+ * The event without `temp:` keys in its state delta (TC-13), sharing everything else with the
+ * original: for stores that serialize right away. Temp values may hold anything (functions,
+ * handles), since they are never stored.
+ */
+export function withoutTempState(event: Event): Event {
+  const stateDelta: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(event.actions.stateDelta))
+    if (!key.startsWith(STATE_PREFIX.temp)) stateDelta[key] = value;
+  return { ...event, actions: { ...event.actions, stateDelta } };
+}
+
+/** The event as an in-memory store keeps it: a deep copy of `withoutTempState(event)`. */
+export function eventForStorage(event: Event): Event {
+  return cloneData(withoutTempState(event));
+}
+
+/**
+ * Applies an appended event to the caller's session object: every delta key (temp included, for
+ * the rest of the invocation), the event itself and the update time.
+ */
+export function applyEventToSession(session: Session, event: Event): void {
+  Object.assign(session.state, event.actions.stateDelta);
+  session.events.push(event);
+  session.lastUpdateTime = event.timestamp;
+}
