@@ -1,0 +1,2 @@
+// Placeholder until the example is written.
+export {};
