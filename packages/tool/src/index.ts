@@ -3,6 +3,8 @@ export type { Tool, RunnableTool, StreamingTool, RequestProcessor, Toolset } fro
 export { isRunnableTool, isStreamingTool, isRequestProcessor, packTool } from '@adkit/flow';
 export type { ToolOptions } from './toolOptions.js';
 export { FUNCTION_NAME_PATTERN, assertToolName, assertToolOptions } from './toolOptions.js';
+export type { FunctionName } from './toFunctionName.js';
+export { toFunctionName } from './toFunctionName.js';
 export { LONG_RUNNING_NOTE, withLongRunningNote } from './longRunningNote.js';
 export { BaseTool } from './baseTool.js';
 export type { BaseToolsetOptions } from './baseToolset.js';

@@ -32,6 +32,7 @@ describe('@adkit/tool exports', () => {
         'packTool',
         'prefixTool',
         'prefixToolset',
+        'toFunctionName',
         'withLongRunningNote',
       ].sort(),
     );
