@@ -1,4 +1,5 @@
 import { createEventActions, type EventActions } from './eventActions.js';
+import { copyOwn, ownValue, setOwnProperty } from './ownProperty.js';
 
 /**
  * Merges the actions of parallel calls left to right (FL-14): booleans OR-ed, the last transfer
@@ -12,7 +13,7 @@ export function mergeActions(all: readonly EventActions[]): EventActions {
     if (actions.transferToAgent) merged.transferToAgent = actions.transferToAgent;
     deepMerge(merged.stateDelta, actions.stateDelta);
     for (const [name, version] of Object.entries(actions.artifactDelta))
-      merged.artifactDelta[name] = Math.max(merged.artifactDelta[name] ?? version, version);
+      setOwnProperty(merged.artifactDelta, name, Math.max((ownValue(merged.artifactDelta, name) as number | undefined) ?? version, version));
     if (actions.requestedToolConfirmations && Object.keys(actions.requestedToolConfirmations).length > 0)
       merged.requestedToolConfirmations = { ...merged.requestedToolConfirmations, ...actions.requestedToolConfirmations };
   }
@@ -25,13 +26,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function deepMerge(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(source)) {
-    const existing = target[key];
+    const existing = ownValue(target, key);
     if (isPlainObject(existing) && isPlainObject(value)) {
-      const copy = { ...existing };
+      const copy = copyOwn(existing);
       deepMerge(copy, value);
-      target[key] = copy;
+      setOwnProperty(target, key, copy);
     } else {
-      target[key] = value;
+      setOwnProperty(target, key, value);
     }
   }
 }

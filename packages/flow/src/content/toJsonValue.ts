@@ -1,7 +1,11 @@
+import { setOwnProperty } from './ownProperty.js';
+import { MAX_VALUE_DEPTH } from './valueDepth.js';
+
 /**
  * Copies a value as plain JSON data, or throws naming the first thing that is not JSON
  * (a BigInt, a function, a symbol, a cycle, a non-finite number). `undefined` object fields are
- * dropped, as JSON does; `toJSON()` is honoured (dates become strings).
+ * dropped, as JSON does; `toJSON()` is honoured (dates become strings); `__proto__` keys stay data;
+ * nesting deeper than `MAX_VALUE_DEPTH` is refused.
  */
 export function toJsonValue(value: unknown): unknown {
   return copy(value, '$', new Set());
@@ -29,6 +33,8 @@ function copy(value: unknown, path: string, ancestors: Set<object>): unknown {
   if (typeof (object as { toJSON?: unknown }).toJSON === 'function')
     return copy((object as { toJSON(): unknown }).toJSON(), path, ancestors);
   if (ancestors.has(object)) throw new TypeError(`${path} refers back to one of its ancestors (a cycle)`);
+  if (ancestors.size >= MAX_VALUE_DEPTH)
+    throw new TypeError(`${path.slice(0, 80)}… nests deeper than ${MAX_VALUE_DEPTH} levels; flatten the data`);
   ancestors.add(object);
   try {
     if (Array.isArray(object)) return object.map((item, i) => copy(item, `${path}[${i}]`, ancestors));
@@ -37,7 +43,7 @@ function copy(value: unknown, path: string, ancestors: Set<object>): unknown {
     const result: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(object)) {
       if (item === undefined) continue;
-      result[key] = copy(item, `${path}.${key}`, ancestors);
+      setOwnProperty(result, key, copy(item, `${path}.${key}`, ancestors));
     }
     return result;
   } finally {

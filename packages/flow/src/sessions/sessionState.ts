@@ -1,5 +1,6 @@
 import { cloneData } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
+import { copyOwn, setOwnProperty } from '../content/ownProperty.js';
 import type { Session } from './session.js';
 import { STATE_PREFIX } from './state.js';
 
@@ -14,18 +15,18 @@ export interface ScopedStateDelta {
 export function splitStateDelta(delta: Record<string, unknown> | undefined): ScopedStateDelta {
   const scoped: ScopedStateDelta = { app: {}, user: {}, session: {} };
   for (const [key, value] of Object.entries(delta ?? {})) {
-    if (key.startsWith(STATE_PREFIX.app)) scoped.app[key.slice(STATE_PREFIX.app.length)] = value;
-    else if (key.startsWith(STATE_PREFIX.user)) scoped.user[key.slice(STATE_PREFIX.user.length)] = value;
-    else if (!key.startsWith(STATE_PREFIX.temp)) scoped.session[key] = value;
+    if (key.startsWith(STATE_PREFIX.app)) setOwnProperty(scoped.app, key.slice(STATE_PREFIX.app.length), value);
+    else if (key.startsWith(STATE_PREFIX.user)) setOwnProperty(scoped.user, key.slice(STATE_PREFIX.user.length), value);
+    else if (!key.startsWith(STATE_PREFIX.temp)) setOwnProperty(scoped.session, key, value);
   }
   return scoped;
 }
 
 /** Merges stored scopes back into one state object, app and user keys with their prefixes. */
 export function mergeScopedState(scoped: ScopedStateDelta): Record<string, unknown> {
-  const state: Record<string, unknown> = { ...scoped.session };
-  for (const [key, value] of Object.entries(scoped.app)) state[STATE_PREFIX.app + key] = value;
-  for (const [key, value] of Object.entries(scoped.user)) state[STATE_PREFIX.user + key] = value;
+  const state = copyOwn(scoped.session);
+  for (const [key, value] of Object.entries(scoped.app)) setOwnProperty(state, STATE_PREFIX.app + key, value);
+  for (const [key, value] of Object.entries(scoped.user)) setOwnProperty(state, STATE_PREFIX.user + key, value);
   return state;
 }
 
@@ -37,7 +38,7 @@ export function mergeScopedState(scoped: ScopedStateDelta): Record<string, unkno
 export function withoutTempState(event: Event): Event {
   const stateDelta: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(event.actions.stateDelta))
-    if (!key.startsWith(STATE_PREFIX.temp)) stateDelta[key] = value;
+    if (!key.startsWith(STATE_PREFIX.temp)) setOwnProperty(stateDelta, key, value);
   return { ...event, actions: { ...event.actions, stateDelta } };
 }
 
@@ -51,7 +52,7 @@ export function eventForStorage(event: Event): Event {
  * the rest of the invocation), the event itself and the update time.
  */
 export function applyEventToSession(session: Session, event: Event): void {
-  Object.assign(session.state, event.actions.stateDelta);
+  for (const [key, value] of Object.entries(event.actions.stateDelta)) setOwnProperty(session.state, key, value);
   session.events.push(event);
   session.lastUpdateTime = event.timestamp;
 }

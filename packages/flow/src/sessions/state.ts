@@ -1,3 +1,5 @@
+import { copyOwn, ownValue, setOwnProperty } from '../content/ownProperty.js';
+
 /** Key prefixes that choose where a state value lives (spec TC-13). */
 export const STATE_PREFIX = {
   /** Shared by every user and session of the app. */
@@ -32,7 +34,7 @@ export class DeltaState implements State {
   ) {}
 
   get<T = unknown>(key: string): T | undefined {
-    return (Object.hasOwn(this.delta, key) ? this.delta[key] : this.value[key]) as T | undefined;
+    return (Object.hasOwn(this.delta, key) ? this.delta[key] : ownValue(this.value, key)) as T | undefined;
   }
 
   has(key: string): boolean {
@@ -40,20 +42,22 @@ export class DeltaState implements State {
   }
 
   set(key: string, value: unknown): void {
-    this.value[key] = value;
-    this.delta[key] = value;
+    setOwnProperty(this.value, key, value);
+    setOwnProperty(this.delta, key, value);
   }
 
   toObject(): Record<string, unknown> {
-    return { ...this.value, ...this.delta };
+    const snapshot = copyOwn(this.value);
+    for (const key of Object.keys(this.delta)) setOwnProperty(snapshot, key, this.delta[key]);
+    return snapshot;
   }
 }
 
 /** A read-only view of a plain state object. */
 export function readonlyState(value: Record<string, unknown>): ReadonlyState {
   return {
-    get: <T>(key: string) => value[key] as T | undefined,
+    get: <T>(key: string) => ownValue(value, key) as T | undefined,
     has: (key: string) => Object.hasOwn(value, key),
-    toObject: () => ({ ...value }),
+    toObject: () => copyOwn(value),
   };
 }

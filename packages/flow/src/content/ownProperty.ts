@@ -1,0 +1,22 @@
+/**
+ * Sets `target[key] = value` as an own data property, also for `__proto__`, whose plain assignment
+ * would change the target's prototype instead of storing the value (a key any JSON from a model
+ * or a user can carry).
+ */
+export function setOwnProperty(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
+/** The own value at `key`, never one inherited from `Object.prototype` (`constructor`, `toString`). */
+export function ownValue(source: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(source, key) ? source[key] : undefined;
+}
+
+/** A shallow copy of a plain object that keeps `__proto__` keys as data. */
+export function copyOwn(source: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) setOwnProperty(copy, key, source[key]);
+  return copy;
+}
