@@ -1,2 +1,3 @@
 // The public API of @adkit/artifact-tools. Every line here is an API decision.
-export {};
+export type { FileSystemArtifactServiceOptions } from './fileSystemArtifactService.js';
+export { FileSystemArtifactService } from './fileSystemArtifactService.js';

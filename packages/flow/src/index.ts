@@ -37,6 +37,8 @@ export type {
   RunnableTool,
   StreamingTool,
   RequestProcessor,
+  ResumableTool,
+  Closable,
   ResponseDeferrer,
   SkipSummarizationResultDisplayer,
   Toolset,
@@ -45,6 +47,8 @@ export {
   isRunnableTool,
   isStreamingTool,
   isRequestProcessor,
+  isResumableTool,
+  isClosable,
   isResponseDeferrer,
   isSkipSummarizationResultDisplayer,
   isToolset,
@@ -61,16 +65,33 @@ export type {
 } from './sessions/session.js';
 export type { ScopedStateDelta } from './sessions/sessionState.js';
 export { splitStateDelta, mergeScopedState, withoutTempState, eventForStorage, applyEventToSession } from './sessions/sessionState.js';
+export { deepFreeze } from './sessions/deepFreeze.js';
+export { checkSessionVersion } from './sessions/sessionVersion.js';
 export { InMemorySessionService } from './sessions/inMemorySessionService.js';
 export type { ArtifactService, ArtifactKey } from './services/artifactService.js';
 export { InMemoryArtifactService } from './services/inMemoryArtifactService.js';
+export { artifactNameProblem, assertArtifactName } from './services/artifactName.js';
+export { assertArtifactPart } from './services/artifactPart.js';
 export type { MemoryService, MemoryEntry, SearchMemoryRequest, SearchMemoryResponse } from './services/memoryService.js';
 export { InMemoryMemoryService } from './services/inMemoryMemoryService.js';
 export type { ReadonlyContext } from './context/readonlyContext.js';
 export type { CallbackContext } from './context/callbackContext.js';
+export type { RequestContext } from './context/requestContext.js';
 export type { ToolContext, ProgressReport } from './context/toolContext.js';
+export type { RunContext } from './context/runContext.js';
+export type { Logger } from './context/logger.js';
+export { stderrLogger } from './context/logger.js';
 export type { AdkitErrorCode } from './errors.js';
-export { AdkitError, ConfigError, SessionError, ArtifactError, MemoryError, isAdkitError, errorMessage } from './errors.js';
+export {
+  AdkitError,
+  ConfigError,
+  SessionError,
+  SessionConflictError,
+  ArtifactError,
+  MemoryError,
+  isAdkitError,
+  errorMessage,
+} from './errors.js';
 export type {
   Awaitable,
   ToolResult,
@@ -99,9 +120,26 @@ export type { RunnerOptions, RunAsyncRequest } from './runner/runner.js';
 export { Runner } from './runner/runner.js';
 export type { InMemoryRunnerOptions } from './runner/inMemoryRunner.js';
 export { InMemoryRunner } from './runner/inMemoryRunner.js';
-export { packTool } from './tools/packTool.js';
+export { packTool, registerTool } from './tools/packTool.js';
+export type { CompiledSchema } from './schema/compileSchema.js';
+export { compileSchema } from './schema/compileSchema.js';
+export { LazySchema } from './schema/lazySchema.js';
+export { checkSchemaSyntax } from './schema/checkSchemaSyntax.js';
+export type { SchemaError } from './schema/schemaErrors.js';
+export { formatSchemaErrors, formatSchemaPath, MAX_SCHEMA_PROBLEMS } from './schema/schemaErrors.js';
 export { REQUEST_CONFIRMATION_FUNCTION } from './llmFlow/buildContents.js';
-export { canonicalJson, functionCallDigest } from './content/canonicalJson.js';
+export { canonicalJson } from './content/canonicalJson.js';
+export type {
+  ConfirmationRequest,
+  RefusedConfirmationRequest,
+  ConfirmationRequestScan,
+} from './confirmation/confirmationRequests.js';
+export {
+  CONFIRMATION_FORMAT_VERSION,
+  scanConfirmationRequests,
+  pendingConfirmationRequests,
+} from './confirmation/confirmationRequests.js';
+export { MAX_VALUE_DEPTH } from './content/valueDepth.js';
 export { injectSessionState, MissingContextVariableError } from './agents/instructionTemplate.js';
 export { SET_MODEL_RESPONSE } from './llmFlow/setModelResponseTool.js';
 export { TRANSFER_TO_AGENT } from './agents/agentTransfer.js';

@@ -95,7 +95,7 @@ describe('agent transfer', () => {
     expect(coordinatorModel.requests).toHaveLength(2);
   });
 
-  it('BT-8: a transfer without an agent name is an error for the model; an unknown name fails the step', async () => {
+  it('BT-8, FL-5 step 6: a transfer without an agent name, or to an agent not offered, is an error for the model', async () => {
     const missing = new LlmAgent({
       name: 'root',
       model: new ScriptedModel([functionCallResponse([{ name: 'transfer_to_agent', args: {} }]), textResponse('sorry')]),
@@ -108,13 +108,19 @@ describe('agent transfer', () => {
 
     const unknown = new LlmAgent({
       name: 'root',
-      model: new ScriptedModel([functionCallResponse([{ name: 'transfer_to_agent', args: { agent_name: 'nobody' } }])]),
+      model: new ScriptedModel([
+        functionCallResponse([{ name: 'transfer_to_agent', args: { agent_name: 'nobody' } }]),
+        textResponse('I will answer myself.'),
+      ]),
       subAgents: [new LlmAgent({ name: 'child', model: new ScriptedModel([]) })],
     });
     const r2 = new InMemoryRunner({ agent: unknown, autoCreateSession: true });
     const e2: Event[] = [];
     for await (const e of r2.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('x') })) e2.push(e);
-    expect(e2.at(-1)).toMatchObject({ errorCode: 'TRANSFER_ERROR', errorMessage: 'failed to find agent: nobody' });
+    expect(getFunctionResponses(e2[1]!)[0]!.response).toEqual({
+      error: 'Cannot transfer to agent "nobody": it is not a transfer target here. Allowed targets: child.',
+    });
+    expect(e2.map((e) => e.author)).toEqual(['root', 'root', 'root']);
   });
 
   it('workflow agents add no transfer targets, and their children never keep the conversation', async () => {

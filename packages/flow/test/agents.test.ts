@@ -19,6 +19,7 @@ import {
   type Event,
   type LlmRequest,
   type Tool,
+  type RequestContext,
   type ToolContext,
   type Toolset,
 } from '../src/index.js';
@@ -129,18 +130,19 @@ describe('LlmAgent', () => {
     });
   });
 
-  it('FL-3/FL-4: tool and toolset processors run every step; their actions are discarded; duplicates fail the step', async () => {
+  it('FL-3/FL-4: tool and toolset processors run every step; their state is saved with the step\'s model event (#9 point 9); duplicates fail the step', async () => {
     const calls: string[] = [];
     const processor = {
       name: 'shaper',
       description: 'adds an instruction',
-      async processRequest(ctx: ToolContext, request: LlmRequest) {
-        calls.push(`tool:${ctx.functionCallId.length > 0}`);
-        ctx.actions.stateDelta.discarded = true;
+      async processRequest(ctx: RequestContext, request: LlmRequest) {
+        // A request context answers no call: no call id, no requestConfirmation.
+        calls.push(`tool:${'functionCallId' in ctx || 'requestConfirmation' in ctx}`);
+        ctx.state.set('steps', ((ctx.state.get('steps') as number | undefined) ?? 0) + 1);
         appendInstructions(request, ['Be brief.']);
       },
     };
-    const toolset: Toolset & { processRequest(ctx: ToolContext, r: LlmRequest): Promise<void> } = {
+    const toolset: Toolset & { processRequest(ctx: RequestContext, r: LlmRequest): Promise<void> } = {
       name: 'ts',
       tools: async () => [],
       async processRequest(_ctx, request) {
@@ -150,10 +152,13 @@ describe('LlmAgent', () => {
     };
     const model = new ScriptedModel([functionCallResponse([{ name: 'echo' }]), textResponse('ok')]);
     const agent = new LlmAgent({ name: 'a', model, tools: [processor, rawTool('echo', () => ({}))], toolsets: [toolset] });
-    const { events } = await runOnce(agent, 'go');
-    expect(calls).toEqual(['tool:true', 'toolset', 'tool:true', 'toolset']);
+    const { events, runner, sessionId } = await runOnce(agent, 'go');
+    expect(calls).toEqual(['tool:false', 'toolset', 'tool:false', 'toolset']);
     expect(systemText(model.requests[1]!)).toBe('You are an agent. Your internal name is "a".\n\nBe brief.\n\nToolset note.');
-    expect(events.every((e) => !('discarded' in e.actions.stateDelta))).toBe(true);
+    // Each step's count rides on that step's model event, so the store has it.
+    expect(events.filter((e) => 'steps' in e.actions.stateDelta).map((e) => e.actions.stateDelta.steps)).toEqual([1, 2]);
+    const stored = await runner.sessionService.getSession({ appName: runner.appName, userId: 'u', sessionId });
+    expect(stored!.state.steps).toBe(2);
 
     const dup = new LlmAgent({ name: 'b', model: new ScriptedModel([]), tools: [rawTool('x', () => ({})), rawTool('x', () => ({}))] });
     const failed = await runOnce(dup, 'go');
@@ -257,7 +262,9 @@ describe('LlmAgent', () => {
       model: new ScriptedModel([functionCallResponse([{ name: 'handoff', args: { to: 'nobody' } }])]),
       tools: [handoff],
     });
-    expect((await runOnce(lost, 'x')).events.at(-1)!.errorMessage).toBe('failed to find agent: nobody');
+    expect((await runOnce(lost, 'x')).events.at(-1)!.errorMessage).toBe(
+      'Cannot transfer to agent "nobody": it is not a transfer target here. This agent may not transfer.',
+    );
   });
 });
 

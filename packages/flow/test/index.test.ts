@@ -7,16 +7,21 @@ describe('@adkit/flow exports', () => {
   it('the root entry exports exactly the public API', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
-        'AdkitError', 'ArtifactError', 'BaseAgent', 'CLIENT_FUNCTION_CALL_ID_PREFIX', 'ConfigError', 'DeltaState',
-        'InMemoryArtifactService', 'InMemoryMemoryService', 'InMemoryRunner', 'InMemorySessionService', 'InvocationContext',
-        'LlmAgent', 'LoopAgent', 'MemoryError', 'MissingContextVariableError', 'REQUEST_CONFIRMATION_FUNCTION', 'Runner',
-        'SET_MODEL_RESPONSE', 'STATE_PREFIX', 'SequentialAgent', 'SessionError', 'TRANSFER_TO_AGENT', 'ToolTimeoutError', 'appendInstructions',
-        'applyEventToSession', 'canonicalJson', 'createEvent', 'createEventActions', 'createLlmRequest', 'createModelContent',
-        'createUserContent', 'errorMessage', 'eventForStorage', 'functionCallDigest', 'getFunctionCalls', 'getFunctionResponses',
-        'injectSessionState', 'isAdkitError', 'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor',
-        'isResponseDeferrer', 'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset',
-        'mergeScopedState', 'newFunctionCallId', 'newId', 'packTool', 'readonlyState', 'splitStateDelta', 'stringifyContent',
-        'toJsonValue', 'withoutTempState',
+        'LazySchema', 'MAX_SCHEMA_PROBLEMS', 'checkSchemaSyntax', 'compileSchema', 'formatSchemaErrors', 'formatSchemaPath', 'registerTool',
+        'AdkitError', 'ArtifactError', 'BaseAgent', 'CLIENT_FUNCTION_CALL_ID_PREFIX', 'CONFIRMATION_FORMAT_VERSION',
+        'ConfigError', 'DeltaState', 'InMemoryArtifactService', 'InMemoryMemoryService', 'InMemoryRunner',
+        'InMemorySessionService', 'InvocationContext', 'LlmAgent', 'LoopAgent', 'MAX_VALUE_DEPTH', 'MemoryError',
+        'MissingContextVariableError', 'REQUEST_CONFIRMATION_FUNCTION', 'Runner', 'SET_MODEL_RESPONSE',
+        'STATE_PREFIX', 'SequentialAgent', 'SessionConflictError', 'SessionError', 'TRANSFER_TO_AGENT',
+        'ToolTimeoutError', 'appendInstructions', 'applyEventToSession', 'artifactNameProblem', 'assertArtifactName',
+        'assertArtifactPart', 'canonicalJson', 'checkSessionVersion', 'createEvent', 'createEventActions',
+        'createLlmRequest', 'createModelContent', 'createUserContent', 'deepFreeze', 'errorMessage',
+        'eventForStorage', 'getFunctionCalls', 'getFunctionResponses', 'injectSessionState', 'isAdkitError',
+        'isClosable', 'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'isResponseDeferrer',
+        'isResumableTool', 'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset',
+        'mergeScopedState', 'newFunctionCallId', 'newId', 'packTool', 'pendingConfirmationRequests', 'readonlyState',
+        'scanConfirmationRequests', 'splitStateDelta', 'stderrLogger', 'stringifyContent', 'toJsonValue',
+        'withoutTempState',
       ].sort(),
     );
   });

@@ -126,7 +126,13 @@ describe('Runner', () => {
       subAgents: [new LlmAgent({ name: 'a', toolsets: [shared] }), new LlmAgent({ name: 'b', tools: [shared, toolset('bad', true)] })],
     });
     const runner = new InMemoryRunner({ agent: tree });
-    await expect(runner.close()).rejects.toThrow('Closing toolsets failed: bad: socket already closed');
-    expect(closed).toEqual(['shared', 'bad']);
+    const failure = await runner.close().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    // #9 point 14: not a SessionError; checked by code.
+    expect(failure).toMatchObject({ code: 'CLOSE_ERROR', message: 'Closing tools failed: bad: socket already closed' });
+    expect(isAdkitError(failure)).toBe(true);
+    expect(closed.sort()).toEqual(['bad', 'shared']);
   });
 });

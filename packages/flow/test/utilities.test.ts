@@ -4,12 +4,12 @@ import {
   DeltaState,
   InMemoryMemoryService,
   canonicalJson,
-  functionCallDigest,
   injectSessionState,
   readonlyState,
   toJsonValue,
 } from '../src/index.js';
 import { createToolContext } from '../src/testing/index.js';
+import { digestText, functionCallDigest } from '../src/content/canonicalJson.js';
 
 describe('toJsonValue', () => {
   it('copies plain data, honours toJSON, drops undefined fields and turns undefined items into null', () => {
@@ -30,13 +30,27 @@ describe('toJsonValue', () => {
 });
 
 describe('digests', () => {
-  it('canonical JSON ignores key order; the call digest changes with id, name or arguments', () => {
+  it('canonical JSON ignores key order; the format-1 call digest changes with id, name or arguments', async () => {
     expect(canonicalJson({ b: 1, a: { d: 2, c: [{ y: 1, x: 2 }] } })).toBe('{"a":{"c":[{"x":2,"y":1}],"d":2},"b":1}');
-    const base = functionCallDigest({ id: '1', name: 'f', args: { a: 1, b: 2 } });
-    expect(functionCallDigest({ id: '1', name: 'f', args: { b: 2, a: 1 } })).toBe(base);
-    expect(functionCallDigest({ id: '2', name: 'f', args: { a: 1, b: 2 } })).not.toBe(base);
-    expect(functionCallDigest({ id: '1', name: 'g', args: { a: 1, b: 2 } })).not.toBe(base);
-    expect(functionCallDigest({ id: '1', name: 'f', args: { a: 1, b: 3 } })).not.toBe(base);
+    const base = await functionCallDigest({ id: '1', name: 'f', args: { a: 1, b: 2 } });
+    expect(await functionCallDigest({ id: '1', name: 'f', args: { b: 2, a: 1 } })).toBe(base);
+    expect(await functionCallDigest({ id: '2', name: 'f', args: { a: 1, b: 2 } })).not.toBe(base);
+    expect(await functionCallDigest({ id: '1', name: 'g', args: { a: 1, b: 2 } })).not.toBe(base);
+    expect(await functionCallDigest({ id: '1', name: 'f', args: { a: 1, b: 3 } })).not.toBe(base);
+  });
+
+  it('canonical JSON keeps a __proto__ key as data, in order', () => {
+    const parsed = JSON.parse('{"b":1,"__proto__":{"polluted":true},"a":2}') as Record<string, unknown>;
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"polluted":true},"a":2,"b":1}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('digests with Web Crypto: SHA-256 by default, HMAC-SHA-256 with a secret (known answers)', async () => {
+    expect(await digestText('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    // RFC 4231 test case 2.
+    expect(await digestText('what do ya want for nothing?', 'Jefe')).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
   });
 });
 
@@ -84,20 +98,32 @@ describe('tool context', () => {
     ctx.requestConfirmation({ hint: 'sure?', payload: { n: 1 } });
     expect(ctx.actions.requestedToolConfirmations).toEqual({ 'call-7': { hint: 'sure?', confirmed: false, payload: { n: 1 } } });
     expect(ctx.actions.skipSummarization).toBe(true);
-    const noId = createToolContext({ functionCallId: '' });
-    expect(() => noId.requestConfirmation()).toThrow('function call id not set when requesting confirmation for tool');
+    expect(() => createToolContext({ functionCallId: '' })).toThrow('A tool context needs the function call id of the call it answers.');
   });
 
   it('TC-11: the tool context exposes no session internals', async () => {
-    const { FlowContext } = await import('../src/context/flowContext.js');
-    const ctx = new FlowContext({
-      invocationId: 'i',
-      agentName: 'a',
-      session: { id: 's', appName: 'x', userId: 'u', state: {}, events: [], lastUpdateTime: 0 },
-      signal: new AbortController().signal,
-    }) as unknown as Record<string, unknown>;
-    expect(Object.keys(ctx).sort()).toEqual(['actions', 'functionCall', 'functionCallId', 'signal', 'state', 'toolConfirmation']);
-    for (const refused of ['agent', 'session', 'source', 'runConfig', 'invocationContext', 'memory', 'endInvocation'])
+    const { ToolCallContext } = await import('../src/context/flowContext.js');
+    const ctx = new ToolCallContext(
+      {
+        invocationId: 'i',
+        agentName: 'a',
+        session: { id: 's', appName: 'x', userId: 'u', state: {}, events: [], lastUpdateTime: 0 },
+        signal: new AbortController().signal,
+        context: { token: 'secret' } as never,
+        logger: console,
+      },
+      { functionCallId: 'c' },
+    ) as unknown as Record<string, unknown>;
+    expect(Object.keys(ctx).sort()).toEqual([
+      'actions',
+      'functionCall',
+      'functionCallId',
+      'resumeState',
+      'signal',
+      'state',
+      'toolConfirmation',
+    ]);
+    for (const refused of ['agent', 'session', 'source', 'runConfig', 'invocationContext', 'memory', 'endInvocation', 'confirmationSecret'])
       expect(ctx[refused]).toBeUndefined();
   });
 });

@@ -56,6 +56,9 @@ export function transferToAgentTool(targets: readonly BaseAgent[]): RunnableTool
       const name = args.agent_name;
       if (typeof name !== 'string' || name === '')
         throw new Error(`${TRANSFER_TO_AGENT} needs agent_name, one of: ${names.join(', ')}.`);
+      // FL-5 step 6: only the targets this step offered; another agent of the tree is refused.
+      if (!names.includes(name))
+        throw new Error(`Cannot transfer to agent "${name}": it is not a transfer target here. Allowed targets: ${names.join(', ')}.`);
       ctx.actions.transferToAgent = name;
       return {};
     },
@@ -77,11 +80,12 @@ export function isTransferableAcrossTree(agent: BaseAgent): boolean {
 export interface TransferSetup {
   instructions: string;
   tool: RunnableTool;
+  targets: readonly BaseAgent[];
 }
 
 /** The transfer instructions and tool for this agent, or `undefined` when it has no targets. */
 export function transferSetup(agent: LlmAgent): TransferSetup | undefined {
   const targets = transferTargets(agent);
   if (targets.length === 0) return undefined;
-  return { instructions: transferInstructions(agent, targets), tool: transferToAgentTool(targets) };
+  return { instructions: transferInstructions(agent, targets), tool: transferToAgentTool(targets), targets };
 }

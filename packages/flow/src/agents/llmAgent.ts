@@ -11,13 +11,21 @@ import {
 } from '../runner/callbacks.js';
 import type { GenerateContentConfig } from '../content/content.js';
 import { ConfigError } from '../errors.js';
-import { compileOutputSchema } from '../llmFlow/setModelResponseTool.js';
+import { CompiledOutputSchema } from '../llmFlow/setModelResponseTool.js';
 import type { Event } from '../content/event.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { runLlmFlow } from '../llmFlow/llmFlow.js';
 import { isModel, type Model } from '../model/model.js';
 import type { ReadonlyContext } from '../context/readonlyContext.js';
-import { isToolset, type Tool, type Toolset } from '../tools/tool.js';
+import {
+  isRequestProcessor,
+  isResumableTool,
+  isRunnableTool,
+  isStreamingTool,
+  isToolset,
+  type Tool,
+  type Toolset,
+} from '../tools/tool.js';
 
 /** An instruction computed per request; its result is used as is (no `{key}` templating). */
 export type InstructionProvider = (context: ReadonlyContext) => string | Promise<string>;
@@ -62,6 +70,8 @@ export class LlmAgent extends BaseAgent {
   readonly toolsets: readonly Toolset[];
   readonly inputSchema?: TSchema;
   readonly outputSchema?: TSchema;
+  /** The output schema as the flow uses it: compiled on first use, with its `set_model_response` tool. */
+  readonly compiledOutputSchema?: CompiledOutputSchema;
   readonly outputKey?: string;
   readonly generateContentConfig?: GenerateContentConfig;
   readonly maxToolConcurrency?: number;
@@ -98,7 +108,13 @@ export class LlmAgent extends BaseAgent {
       if (!entry || typeof entry.name !== 'string')
         throw new ConfigError(`LlmAgent "${options.name}": tools[${i}] is not a tool (it has no name).`);
       if (isToolset(entry)) toolsets.push(entry);
-      else tools.push(entry);
+      else if (isRunnableTool(entry) || isStreamingTool(entry) || isResumableTool(entry) || isRequestProcessor(entry)) tools.push(entry);
+      else
+        throw new ConfigError(
+          `LlmAgent "${options.name}": tools[${i}] ("${entry.name}") cannot be called by the flow: it has no declaration()/run(), runStream() or processRequest()` +
+            (typeof (entry as { execute?: unknown }).execute === 'function' ? ' (an object with execute() looks like another SDK\'s tool)' : '') +
+            '. Wrap it with functionTool({ name, description, parameters, execute }) from @adkit/function-tool.',
+        );
     }
     this.tools = tools;
     this.toolsets = toolsets;
@@ -106,7 +122,7 @@ export class LlmAgent extends BaseAgent {
     this.outputSchema = options.outputSchema;
     if (options.outputSchema !== undefined) {
       try {
-        compileOutputSchema(options.outputSchema);
+        this.compiledOutputSchema = new CompiledOutputSchema(options.outputSchema);
       } catch (error) {
         throw new ConfigError(`LlmAgent "${options.name}": outputSchema does not compile: ${(error as Error).message}`, { cause: error });
       }

@@ -11,6 +11,8 @@ export interface ToolProgress {
   message?: string;
   /** Completion between 0 and 1, when the tool knows it. */
   fraction?: number;
+  /** An event forwarded from inside the call (an agent tool's child), for a UI to show. */
+  event?: Event;
 }
 
 /**

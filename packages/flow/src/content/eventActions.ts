@@ -19,6 +19,13 @@ export interface EventActions {
   transferToAgent?: string;
   /** Original function-call id → the confirmation requested for it (HC-1). */
   requestedToolConfirmations?: Record<string, ToolConfirmation>;
+  /** Function-call id → what the paused call saved to resume with (`ctx.setResumeState`). */
+  resumeStates?: Record<string, unknown>;
+  /**
+   * Ids of resumed calls the flow is about to run, saved before they run, so that a crash while
+   * they run is seen on the next resume and the call is not silently run twice.
+   */
+  startedToolCalls?: string[];
 }
 
 /** Fresh, empty actions: both maps allocated, as every new event has them (TC-12). */
@@ -34,6 +41,8 @@ export function isEmptyActions(actions: EventActions): boolean {
     !actions.skipSummarization &&
     !actions.escalate &&
     !actions.transferToAgent &&
-    Object.keys(actions.requestedToolConfirmations ?? {}).length === 0
+    Object.keys(actions.requestedToolConfirmations ?? {}).length === 0 &&
+    Object.keys(actions.resumeStates ?? {}).length === 0 &&
+    (actions.startedToolCalls?.length ?? 0) === 0
   );
 }

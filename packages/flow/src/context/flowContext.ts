@@ -3,8 +3,12 @@ import type { Content, FunctionCall, Part } from '../content/content.js';
 import { AdkitError, ArtifactError, MemoryError } from '../errors.js';
 import { createEventActions, type EventActions, type ToolConfirmation } from '../content/eventActions.js';
 import type { MemoryService, SearchMemoryResponse } from '../services/memoryService.js';
+import { setOwnProperty } from '../content/ownProperty.js';
 import type { Session } from '../sessions/session.js';
 import { DeltaState } from '../sessions/state.js';
+import type { Logger } from './logger.js';
+import type { RequestContext } from './requestContext.js';
+import type { RunContext } from './runContext.js';
 import type { ProgressReport, ToolContext } from './toolContext.js';
 
 /** What a context reads from its invocation. `InvocationContext` satisfies it. */
@@ -17,39 +21,40 @@ export interface ContextSource {
   readonly userContent?: Content;
   readonly branch?: string;
   readonly signal: AbortSignal;
+  readonly context: RunContext;
+  readonly logger: Logger;
 }
 
 export interface FlowContextInit {
   actions?: EventActions;
-  functionCall?: FunctionCall;
-  functionCallId?: string;
-  toolConfirmation?: ToolConfirmation;
   /** Defaults to the invocation's signal; a tool call passes one joined with its timeout. */
   signal?: AbortSignal;
+}
+
+export interface ToolCallContextInit extends FlowContextInit {
+  functionCall?: FunctionCall;
+  functionCallId: string;
+  toolConfirmation?: ToolConfirmation;
+  resumeState?: unknown;
   onProgress?: (progress: ProgressReport) => void;
 }
 
-/** The one implementation of `ReadonlyContext`, `CallbackContext` and `ToolContext`. */
-export class FlowContext implements ToolContext {
+/**
+ * The implementation of `ReadonlyContext`, `CallbackContext` and `RequestContext`: what
+ * callbacks, instruction providers, toolsets and request processors get.
+ */
+export class FlowContext implements RequestContext {
   readonly actions: EventActions;
   readonly state: DeltaState;
-  readonly functionCallId: string;
-  readonly functionCall?: FunctionCall;
-  readonly toolConfirmation?: ToolConfirmation;
   readonly signal: AbortSignal;
   // A true private field: tools cannot reach the session's events or services through it (TC-11).
   readonly #source: ContextSource;
-  readonly #onProgress?: (progress: ProgressReport) => void;
 
   constructor(source: ContextSource, init: FlowContextInit = {}) {
     this.#source = source;
     this.actions = init.actions ?? createEventActions();
     this.state = new DeltaState(source.session.state, this.actions.stateDelta);
-    this.functionCallId = init.functionCallId ?? init.functionCall?.id ?? '';
-    this.functionCall = init.functionCall;
-    this.toolConfirmation = init.toolConfirmation;
     this.signal = init.signal ?? source.signal;
-    this.#onProgress = init.onProgress;
   }
 
   get userContent(): Content | undefined {
@@ -73,6 +78,12 @@ export class FlowContext implements ToolContext {
   get branch(): string | undefined {
     return this.#source.branch;
   }
+  get context(): RunContext {
+    return this.#source.context;
+  }
+  get logger(): Logger {
+    return this.#source.logger;
+  }
 
   async loadArtifact(filename: string, version?: number): Promise<Part | undefined> {
     return this.artifacts().loadArtifact({ ...this.sessionKey(), filename, version });
@@ -80,7 +91,7 @@ export class FlowContext implements ToolContext {
 
   async saveArtifact(filename: string, artifact: Part): Promise<number> {
     const version = await this.artifacts().saveArtifact({ ...this.sessionKey(), filename, artifact });
-    this.actions.artifactDelta[filename] = version;
+    setOwnProperty(this.actions.artifactDelta, filename, version);
     return version;
   }
 
@@ -93,23 +104,6 @@ export class FlowContext implements ToolContext {
     if (!memory)
       throw new MemoryError('memory service is not set; pass memoryService to the Runner (InMemoryRunner has one).');
     return memory.searchMemory({ appName: this.appName, userId: this.userId, query });
-  }
-
-  requestConfirmation(request: { hint?: string; payload?: unknown } = {}): void {
-    if (!this.functionCallId)
-      throw new AdkitError(
-        'TOOL_ERROR',
-        'function call id not set when requesting confirmation for tool; requestConfirmation works only inside a tool call.',
-      );
-    const confirmation: ToolConfirmation = { confirmed: false };
-    if (request.hint !== undefined) confirmation.hint = request.hint;
-    if (request.payload !== undefined) confirmation.payload = request.payload;
-    this.actions.requestedToolConfirmations = { ...this.actions.requestedToolConfirmations, [this.functionCallId]: confirmation };
-    this.actions.skipSummarization = true;
-  }
-
-  reportProgress(progress: ProgressReport): void {
-    this.#onProgress?.(progress);
   }
 
   private artifacts(): ArtifactService {
@@ -126,3 +120,40 @@ export class FlowContext implements ToolContext {
   }
 }
 
+/** The implementation of `ToolContext`: a `FlowContext` for one function call. */
+export class ToolCallContext extends FlowContext implements ToolContext {
+  readonly functionCallId: string;
+  readonly functionCall?: FunctionCall;
+  readonly toolConfirmation?: ToolConfirmation;
+  readonly resumeState?: unknown;
+  readonly #onProgress?: (progress: ProgressReport) => void;
+
+  constructor(source: ContextSource, init: ToolCallContextInit) {
+    super(source, init);
+    if (!init.functionCallId)
+      throw new AdkitError('TOOL_ERROR', 'A tool context needs the function call id of the call it answers.');
+    this.functionCallId = init.functionCallId;
+    this.functionCall = init.functionCall;
+    this.toolConfirmation = init.toolConfirmation;
+    this.resumeState = init.resumeState;
+    this.#onProgress = init.onProgress;
+  }
+
+  setResumeState(state: unknown): void {
+    this.actions.resumeStates = { ...this.actions.resumeStates };
+    setOwnProperty(this.actions.resumeStates, this.functionCallId, state);
+  }
+
+  requestConfirmation(request: { hint?: string; payload?: unknown } = {}): void {
+    const confirmation: ToolConfirmation = { confirmed: false };
+    if (request.hint !== undefined) confirmation.hint = request.hint;
+    if (request.payload !== undefined) confirmation.payload = request.payload;
+    this.actions.requestedToolConfirmations = { ...this.actions.requestedToolConfirmations };
+    setOwnProperty(this.actions.requestedToolConfirmations, this.functionCallId, confirmation);
+    this.actions.skipSummarization = true;
+  }
+
+  reportProgress(progress: ProgressReport): void {
+    this.#onProgress?.(progress);
+  }
+}

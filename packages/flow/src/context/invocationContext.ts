@@ -5,6 +5,8 @@ import type { MemoryService } from '../services/memoryService.js';
 import type { Plugin } from '../runner/plugin.js';
 import { DEFAULT_MAX_LLM_CALLS, type RunConfig } from '../runner/runConfig.js';
 import type { Session, SessionService } from '../sessions/session.js';
+import { stderrLogger, type Logger } from './logger.js';
+import type { RunContext } from './runContext.js';
 
 export interface InvocationContextInit {
   invocationId: string;
@@ -18,6 +20,11 @@ export interface InvocationContextInit {
   signal: AbortSignal;
   branch?: string;
   plugins?: readonly Plugin[];
+  /** The caller's per-run context; never saved. */
+  context?: RunContext;
+  logger?: Logger;
+  /** Keys confirmation digests (HMAC) so that no one without it can forge one. */
+  confirmationSecret?: string;
 }
 
 /**
@@ -36,6 +43,9 @@ export class InvocationContext {
   readonly signal: AbortSignal;
   readonly branch?: string;
   readonly plugins: readonly Plugin[];
+  readonly context: RunContext;
+  readonly logger: Logger;
+  readonly confirmationSecret?: string;
   private readonly shared: { endInvocation: boolean; llmCalls: number };
 
   constructor(init: InvocationContextInit, shared = { endInvocation: false, llmCalls: 0 }) {
@@ -50,6 +60,9 @@ export class InvocationContext {
     this.signal = init.signal;
     this.branch = init.branch;
     this.plugins = init.plugins ?? [];
+    this.context = init.context ?? {};
+    this.logger = init.logger ?? stderrLogger;
+    this.confirmationSecret = init.confirmationSecret;
     this.shared = shared;
   }
 

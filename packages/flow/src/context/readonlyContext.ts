@@ -1,5 +1,7 @@
 import type { Content } from '../content/content.js';
 import type { ReadonlyState } from '../sessions/state.js';
+import type { Logger } from './logger.js';
+import type { RunContext } from './runContext.js';
 
 /** What toolsets and instruction providers may read about the current invocation (TC-2). */
 export interface ReadonlyContext {
@@ -11,4 +13,8 @@ export interface ReadonlyContext {
   readonly sessionId: string;
   readonly branch?: string;
   readonly state: ReadonlyState;
+  /** The caller's per-run context (`runAsync({context})`); never saved. `{}` when none was given. */
+  readonly context: RunContext;
+  /** The runner's logger; report warnings here, never on stdout. */
+  readonly logger: Logger;
 }

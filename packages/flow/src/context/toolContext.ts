@@ -1,13 +1,15 @@
-import type { CallbackContext } from './callbackContext.js';
 import type { FunctionCall } from '../content/content.js';
+import type { Event } from '../content/event.js';
 import type { ToolConfirmation } from '../content/eventActions.js';
-import type { SearchMemoryResponse } from '../services/memoryService.js';
+import type { RequestContext } from './requestContext.js';
 
 /** A progress report from a running tool call. */
 export interface ProgressReport {
   message?: string;
   /** Completion between 0 and 1. */
   fraction?: number;
+  /** An event to forward to the client (an agent tool's child event), tagged with this call. */
+  event?: Event;
 }
 
 /**
@@ -15,14 +17,22 @@ export interface ProgressReport {
  * the run's signal, and the confirmation protocol. Session internals (events, the agent, the run
  * config) are deliberately absent (TC-11).
  */
-export interface ToolContext extends CallbackContext {
+export interface ToolContext extends RequestContext {
   readonly functionCallId: string;
   /** The call being answered (name and arguments as the model sent them). */
   readonly functionCall?: FunctionCall;
   /** The confirmation given on resume; `undefined` on a first call (HC-8). */
   readonly toolConfirmation?: ToolConfirmation;
-  /** Searches the user's memory; throws when the runner has no memory service. */
-  searchMemory(query: string): Promise<SearchMemoryResponse>;
+  /**
+   * What this call saved with `setResumeState` when it paused (for confirmation, or as a
+   * long-running call), given back when the call resumes; `undefined` on a first call.
+   */
+  readonly resumeState?: unknown;
+  /**
+   * Saves JSON data with this call's paused response, to be handed back as `resumeState` when the
+   * call resumes, in this process or another (a durable session service keeps it).
+   */
+  setResumeState(state: unknown): void;
   /**
    * Asks the user to approve this call (HC-1): records the request on the actions and skips
    * summarization. It does not mean approval; answer the call with an error or a pending status.

@@ -1,25 +1,29 @@
 import type { TransferSetup } from '../agents/agentTransfer.js';
 import { buildContents } from './buildContents.js';
 import { cloneData } from '../content/cloneData.js';
+import type { EventActions } from '../content/eventActions.js';
 import { errorMessage } from '../errors.js';
 import { FlowContext } from '../context/flowContext.js';
-import { newId } from '../content/ids.js';
 import { injectSessionState } from '../agents/instructionTemplate.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import { appendInstructions, type LlmRequest } from '../model/llmRequest.js';
 import { packTool } from '../tools/packTool.js';
 import type { ResolvedTools } from './resolveTools.js';
-import { SET_MODEL_RESPONSE_INSTRUCTION, compileOutputSchema } from './setModelResponseTool.js';
+import { SET_MODEL_RESPONSE_INSTRUCTION } from './setModelResponseTool.js';
 import { isRequestProcessor, isRunnableTool, isStreamingTool } from '../tools/tool.js';
 
-/** Request processors in ADK's order (FL-1), then per-tool (FL-3) and per-toolset (FL-4) processing. */
+/**
+ * Request processors in ADK's order (FL-1), then per-tool (FL-3) and per-toolset (FL-4) processing.
+ * Processors write into `actions`, which the step's model event carries, so their state is saved.
+ */
 export async function buildRequest(
   agent: LlmAgent,
   context: InvocationContext,
   request: LlmRequest,
   resolved: ResolvedTools,
   transfer: TransferSetup | undefined,
+  actions: EventActions,
 ) {
   if (agent.generateContentConfig) Object.assign(request.config, cloneData(agent.generateContentConfig));
   const hasTools = resolved.tools.length > 0;
@@ -43,8 +47,8 @@ export async function buildRequest(
 
   request.contents = buildContents(context.session.events, agent.name, context.branch);
 
-  if (agent.outputSchema && hasTools) {
-    packTool(request, compileOutputSchema(agent.outputSchema).tool);
+  if (agent.compiledOutputSchema && hasTools) {
+    packTool(request, agent.compiledOutputSchema.tool);
     appendInstructions(request, [SET_MODEL_RESPONSE_INSTRUCTION]);
   }
 
@@ -53,16 +57,15 @@ export async function buildRequest(
     packTool(request, transfer.tool);
   }
 
+  const processing = new FlowContext(context, { actions });
   for (const tool of resolved.tools) {
-    // A throwaway context: actions written while shaping the request are discarded (FL-3).
-    const scratch = new FlowContext(context, { functionCallId: newId() });
-    if (isRequestProcessor(tool)) await tool.processRequest(scratch, request);
+    if (isRequestProcessor(tool)) await tool.processRequest(processing, request);
     else if (isStreamingTool(tool) || isRunnableTool(tool)) packTool(request, tool);
   }
   for (const toolset of resolved.toolsets) {
     if (!isRequestProcessor(toolset)) continue;
     try {
-      await toolset.processRequest(new FlowContext(context, { functionCallId: newId() }), request);
+      await toolset.processRequest(processing, request);
     } catch (error) {
       throw new Error(`process request by toolset "${toolset.name}": ${errorMessage(error)}`, { cause: error });
     }

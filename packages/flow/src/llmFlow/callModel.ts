@@ -3,6 +3,8 @@ import type { EventActions } from '../content/eventActions.js';
 import { errorMessage } from '../errors.js';
 import { FlowContext } from '../context/flowContext.js';
 import { newFunctionCallId } from '../content/ids.js';
+import { exceedsDepth, MAX_VALUE_DEPTH } from '../content/valueDepth.js';
+import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import type { LlmRequest } from '../model/llmRequest.js';
@@ -10,13 +12,18 @@ import type { LlmResponse } from '../model/llmResponse.js';
 import type { Model } from '../model/model.js';
 import { pluginCallbacks } from '../runner/plugin.js';
 
-/** Calls the model between the model callbacks, plugins first (FL-5, FL-13). */
+/**
+ * Calls the model between the model callbacks, plugins first (FL-5, FL-13). Every function call
+ * that comes out has an id (FL-7), whether the model or a callback made it; calls that must not
+ * run (a reserved name, arguments nested too deep) get their reason in `refusals`.
+ */
 export async function* callModel(
   agent: LlmAgent,
   context: InvocationContext,
   model: Model,
   request: LlmRequest,
   actions: EventActions,
+  refusals: Map<string, string>,
 ): AsyncGenerator<LlmResponse, void, undefined> {
   const args = { context: new FlowContext(context, { actions }), request };
   const plugins = context.plugins;
@@ -25,7 +32,7 @@ export async function* callModel(
     (await firstResult(pluginCallbacks(plugins, 'beforeModelCallback'), args)) ??
     (await firstResult(agent.beforeModelCallbacks, args));
   if (early) {
-    yield early;
+    yield checkedCalls(early, refusals);
     return;
   }
   if (!context.countLlmCall()) {
@@ -40,9 +47,10 @@ export async function* callModel(
     const stream = model.generateContent(request, { stream: context.runConfig.streamingMode === 'sse', signal: context.signal });
     for await (const raw of stream) {
       if (context.signal.aborted) return;
-      const response = withClientIds(raw);
+      const response = checkedCalls(raw, refusals);
       const after = { ...args, response };
-      yield (await firstResult(afterPlugins, after)) ?? (await firstResult(agent.afterModelCallbacks, after)) ?? response;
+      const replaced = (await firstResult(afterPlugins, after)) ?? (await firstResult(agent.afterModelCallbacks, after));
+      yield replaced ? checkedCalls(replaced, refusals) : response;
     }
   } catch (error) {
     if (context.signal.aborted) return;
@@ -51,19 +59,38 @@ export async function* callModel(
   }
 }
 
-/** Gives every function call without an id a client id `adk-…` (FL-7). */
-function withClientIds(response: LlmResponse): LlmResponse {
+/**
+ * Gives every function call without an id a client id `adk-…` (FL-7). A call to the reserved
+ * confirmation name is refused (only the flow asks for confirmation); arguments nested deeper than
+ * `MAX_VALUE_DEPTH` are replaced by `{}` so the event can be stored, and the call is refused.
+ */
+function checkedCalls(response: LlmResponse, refusals: Map<string, string>): LlmResponse {
   const parts = response.content?.parts;
-  if (!parts?.some((part) => part.functionCall && !part.functionCall.id)) return response;
+  if (!parts?.some((part) => part.functionCall)) return response;
   return {
     ...response,
     content: {
       ...response.content,
-      parts: parts.map((part) =>
-        part.functionCall && !part.functionCall.id
-          ? { ...part, functionCall: { ...part.functionCall, id: newFunctionCallId() } }
-          : part,
-      ),
+      parts: parts.map((part) => {
+        const call = part.functionCall;
+        if (!call) return part;
+        const id = call.id || newFunctionCallId();
+        const tooDeep = exceedsDepth(call.args);
+        if (!response.partial) {
+          if (call.name === REQUEST_CONFIRMATION_FUNCTION)
+            refusals.set(
+              id,
+              `"${REQUEST_CONFIRMATION_FUNCTION}" is reserved for adkit's confirmation protocol: only the framework asks the user for approval. Call the tool you need directly; if it needs approval, it asks.`,
+            );
+          else if (tooDeep)
+            refusals.set(
+              id,
+              `The arguments of "${call.name}" nest deeper than ${MAX_VALUE_DEPTH} levels, which is not accepted; call it again with flatter arguments.`,
+            );
+        }
+        if (id === call.id && !tooDeep) return part;
+        return { ...part, functionCall: { ...call, id, ...(tooDeep ? { args: {} } : {}) } };
+      }),
     },
   };
 }

@@ -1,17 +1,23 @@
 import type { Part } from '../content/content.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
-import { functionCallDigest } from '../content/canonicalJson.js';
 import { createEvent, type Event } from '../content/event.js';
 import { newFunctionCallId } from '../content/ids.js';
 import type { InvocationContext } from '../context/invocationContext.js';
+import { CONFIRMATION_FORMAT_VERSION, confirmationDigest } from '../confirmation/confirmationRequests.js';
 
 /**
  * The confirmation-request event (HC-4): one `adk_request_confirmation` call per model call that
  * asked for confirmation, in part order, each with a new client id, marked long-running so the
- * run pauses. Each also carries `callDigest`, which binds the approval to that exact call (tool
- * name, arguments, id) when the run resumes. Undefined when nothing asked.
+ * run pauses. Each carries the format version and `callDigest`, which binds the approval to this
+ * session, invocation, request and exact call (tool name, arguments, id) and to the hint and
+ * payload shown — keyed with the runner's `confirmationSecret` when it has one. Undefined when
+ * nothing asked.
  */
-export function confirmationEvent(invocation: InvocationContext, modelEvent: Event, responses: Event): Event | undefined {
+export async function confirmationEvent(
+  invocation: InvocationContext,
+  modelEvent: Event,
+  responses: Event,
+): Promise<Event | undefined> {
   const requested = responses.actions.requestedToolConfirmations ?? {};
   if (Object.keys(requested).length === 0) return undefined;
   const parts: Part[] = [];
@@ -20,16 +26,18 @@ export function confirmationEvent(invocation: InvocationContext, modelEvent: Eve
     const call = part.functionCall;
     if (!call?.id || !Object.hasOwn(requested, call.id)) continue;
     const id = newFunctionCallId();
+    const original = { id: call.id, name: call.name, args: call.args ?? {} };
+    const confirmation = requested[call.id]!;
+    const callDigest = await confirmationDigest(
+      { sessionId: invocation.session.id, invocationId: invocation.invocationId, requestId: id, call: original, confirmation },
+      invocation.confirmationSecret,
+    );
     ids.push(id);
     parts.push({
       functionCall: {
         id,
         name: REQUEST_CONFIRMATION_FUNCTION,
-        args: {
-          originalFunctionCall: { id: call.id, name: call.name, args: call.args ?? {} },
-          toolConfirmation: requested[call.id],
-          callDigest: functionCallDigest(call),
-        },
+        args: { originalFunctionCall: original, toolConfirmation: confirmation, callDigest, formatVersion: CONFIRMATION_FORMAT_VERSION },
       },
       ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}),
     });

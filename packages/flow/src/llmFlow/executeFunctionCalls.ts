@@ -1,21 +1,22 @@
 import pLimit from 'p-limit';
-import { callTool, type ToolCallbacks, type ToolOutcome } from './callTool.js';
+import { callTool, resultAsJson, type ToolCallbacks, type ToolOutcome } from './callTool.js';
+import { cloneData } from '../content/cloneData.js';
 import type { FunctionCall, Part } from '../content/content.js';
 import { callSignal, RunAbortedError, untilAborted } from './deadline.js';
 import { errorMessage } from '../errors.js';
 import { createEvent, type Event } from '../content/event.js';
 import { createEventActions, isEmptyActions, type EventActions, type ToolConfirmation } from '../content/eventActions.js';
-import { FlowContext } from '../context/flowContext.js';
+import { ToolCallContext } from '../context/flowContext.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { mergeActions } from '../content/mergeActions.js';
 import {
+  isResumableTool,
   isResponseDeferrer,
   isRunnableTool,
   isSkipSummarizationResultDisplayer,
   isStreamingTool,
   type Tool,
 } from '../tools/tool.js';
-import type { ToolResult } from '../runner/callbacks.js';
 import type { ProgressReport } from '../context/toolContext.js';
 import { notCallableToolMessage, unknownToolMessage } from '../tools/unknownToolMessage.js';
 
@@ -32,6 +33,12 @@ export interface FunctionCallBatch {
   maxConcurrency?: number;
   /** The agent's default per-call time limit. */
   toolTimeoutMs?: number;
+  /** Call id → what the paused call saved (`ctx.resumeState` on resume). */
+  resumeStates?: Readonly<Record<string, unknown>>;
+  /** Call id → the client's answer to a paused call of a resumable tool: `tool.resume` runs instead of `run`. */
+  resumeResponses?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Call id → why the call is answered with an error without running (bad arguments, interrupted). */
+  refusals?: ReadonlyMap<string, string>;
 }
 
 interface CallRecord {
@@ -40,6 +47,8 @@ interface CallRecord {
   outcome: ToolOutcome;
   /** False when the call answers later (long-running or deferred with no result, FL-15). */
   respond: boolean;
+  /** True when a resumable tool paused this call on its own: the client must answer it. */
+  paused?: boolean;
   actions: EventActions;
 }
 
@@ -102,24 +111,41 @@ async function executeCall(
 ): Promise<CallRecord> {
   // A call still queued behind `maxConcurrency` when the run is cancelled never starts.
   if (batch.invocation.signal.aborted) throw new RunAbortedError();
+  const id = call.id ?? '';
   const tool = Object.hasOwn(batch.tools, call.name) ? batch.tools[call.name] : undefined;
   const actions = createEventActions();
-  const args = call.args ?? {};
+  const record = (outcome: ToolOutcome, respond = true, paused = false): CallRecord => ({ call, tool, outcome, respond, paused, actions });
+  const refusal = batch.refusals?.get(id);
+  if (refusal !== undefined) return record({ error: new Error(refusal) });
+
+  // The handler gets its own copy: changing `args` changes neither the saved call nor the next request.
+  const args = cloneData(call.args ?? {});
   const timeoutMs = tool?.timeoutMs ?? batch.toolTimeoutMs;
   const { signal, timeout } = callSignal(batch.invocation.signal, timeoutMs);
-  const context = new FlowContext(batch.invocation, {
+  const context = new ToolCallContext(batch.invocation, {
     actions,
     functionCall: call,
-    toolConfirmation: batch.confirmations?.[call.id ?? ''],
+    functionCallId: id,
+    toolConfirmation: Object.hasOwn(batch.confirmations ?? {}, id) ? batch.confirmations![id] : undefined,
+    resumeState: Object.hasOwn(batch.resumeStates ?? {}, id) ? batch.resumeStates![id] : undefined,
     signal,
     onProgress: (report) => onProgress(call, report),
   });
-  const record = (outcome: ToolOutcome, respond = true): CallRecord => ({ call, tool, outcome, respond, actions });
 
-  if (!tool || (!isStreamingTool(tool) && !isRunnableTool(tool))) {
+  if (!tool || (!isStreamingTool(tool) && !isRunnableTool(tool) && !isResumableTool(tool))) {
     const message = tool ? notCallableToolMessage(call.name) : unknownToolMessage(call.name, Object.keys(batch.tools));
     const placeholder: Tool = tool ?? { name: call.name, description: 'Tool not found' };
     return record(await recoverUnknown(batch, placeholder, args, context, new Error(message)));
+  }
+
+  const resumeResponse = Object.hasOwn(batch.resumeResponses ?? {}, id) ? batch.resumeResponses![id] : undefined;
+  if (resumeResponse && isResumableTool(tool)) {
+    const response = cloneData(resumeResponse);
+    const outcome = await callTool(tool, args, context, batch.callbacks, () =>
+      untilAborted(tool.resume(context, response), signal, timeout, tool.name, timeoutMs),
+    );
+    const pausedAgain = outcome.error === undefined && outcome.result === undefined;
+    return record(outcome, !pausedAgain, pausedAgain);
   }
 
   if (isStreamingTool(tool)) {
@@ -127,12 +153,15 @@ async function executeCall(
       context.reportProgress({ message: chunk }),
     ));
   }
+  if (!isRunnableTool(tool)) return record({ error: new Error(notCallableToolMessage(call.name)) });
 
   const outcome = await callTool(tool, args, context, batch.callbacks, () =>
     untilAborted(tool.run(context, args), signal, timeout, tool.name, timeoutMs),
   );
+  const noAnswer = outcome.error === undefined && outcome.result === undefined;
   const defers = isResponseDeferrer(tool) && tool.defersResponse();
-  return record(outcome, !(outcome.error === undefined && outcome.result === undefined && (defers || tool.isLongRunning)));
+  const paused = noAnswer && !tool.isLongRunning && isResumableTool(tool);
+  return record(outcome, !(noAnswer && (defers || tool.isLongRunning || paused)), paused);
 }
 
 /** An unknown tool runs only the on-error callbacks, plugins first (FL-11 step 2). */
@@ -140,14 +169,15 @@ async function recoverUnknown(
   batch: FunctionCallBatch,
   tool: Tool,
   args: Record<string, unknown>,
-  context: FlowContext,
+  context: ToolCallContext,
   error: Error,
 ): Promise<ToolOutcome> {
   try {
     for (const chain of [batch.callbacks.onError.plugins, batch.callbacks.onError.agent])
       for (const callback of chain) {
         const result = await callback({ tool, args, context, error });
-        if (result !== undefined && result !== null) return { result: result as ToolResult };
+        // The same normalisation as any other result (FT-5 wrapping, JSON only).
+        if (result !== undefined && result !== null) return { result: resultAsJson(tool.name, result) };
       }
   } catch (thrown) {
     return { error: thrown };
@@ -203,7 +233,8 @@ function mergeResponses(invocation: InvocationContext, records: readonly CallRec
       visible.push(...visibleResult(response));
   }
   const actions = mergeActions(records.map((r) => r.actions));
-  if (parts.length === 0 && isEmptyActions(actions)) return undefined;
+  const paused = records.flatMap((r) => (r.paused && r.call.id ? [r.call.id] : []));
+  if (parts.length === 0 && isEmptyActions(actions) && paused.length === 0) return undefined;
   // FL-18: a tool that opts in shows its result when the turn ends without summarization.
   const showVisible =
     actions.skipSummarization && Object.keys(actions.requestedToolConfirmations ?? {}).length === 0;
@@ -213,6 +244,8 @@ function mergeResponses(invocation: InvocationContext, records: readonly CallRec
     branch: invocation.branch,
     content: parts.length > 0 ? { role: 'user', parts: showVisible ? [...parts, ...visible] : parts } : undefined,
     actions,
+    // Calls a resumable tool paused on its own: the turn ends and the client answers them (FL-15).
+    longRunningToolIds: paused.length > 0 ? paused : undefined,
   });
 }
 

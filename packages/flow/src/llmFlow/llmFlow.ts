@@ -16,7 +16,7 @@ import { modelEvent } from './modelEvent.js';
 import { pluginCallbacks, type Plugin } from '../runner/plugin.js';
 import { ToolResolver } from './resolveTools.js';
 import { resumeConfirmedCalls } from './resumeConfirmedCalls.js';
-import { compileOutputSchema } from './setModelResponseTool.js';
+import { resumePausedCalls } from './resumePausedCalls.js';
 import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
 
 /**
@@ -26,7 +26,7 @@ import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutp
 export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
   const resolver = new ToolResolver(agent);
   const callbacks = toolCallbacks(agent, context.plugins);
-  const outputCheck = agent.outputSchema ? compileOutputSchema(agent.outputSchema).check : undefined;
+  const outputCheck = agent.compiledOutputSchema ? await agent.compiledOutputSchema.compile() : undefined;
   const handoff = transferSetup(agent);
   while (true) {
     let last: Event | undefined;
@@ -87,21 +87,25 @@ async function* runStep(
     return;
   }
   const request = createLlmRequest({ model: model.model });
+  // Request processors write here; the step's first complete model event carries it (so it is saved).
+  let actions = createEventActions();
   try {
     const resolved = await resolver.resolve(new FlowContext(context));
     yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent);
     if (context.signal.aborted || context.endInvocation) return;
-    await buildRequest(agent, context, request, resolved, handoff);
+    yield* resumePausedCalls(context, resolved.tools, callbacks, agent);
+    if (context.signal.aborted || context.endInvocation) return;
+    await buildRequest(agent, context, request, resolved, handoff, actions);
   } catch (error) {
     if (!context.signal.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
     return;
   }
   if (context.signal.aborted) return;
 
-  let actions = createEventActions();
   let eventId = newId();
+  const refusals = new Map<string, string>();
   try {
-    for await (const response of callModel(agent, context, model, request, actions)) {
+    for await (const response of callModel(agent, context, model, request, actions, refusals)) {
       if (!response.content && !response.errorCode && !response.interrupted) continue;
       const event = modelEvent(context, request, response, eventId, response.partial ? undefined : actions);
       if (!response.partial) {
@@ -120,16 +124,17 @@ async function* runStep(
         callbacks,
         maxConcurrency: agent.maxToolConcurrency,
         toolTimeoutMs: agent.toolTimeoutMs,
+        refusals,
       })) {
         if (!produced.partial) responses = produced;
         yield produced;
       }
       if (!responses || context.signal.aborted) return;
-      const confirmation = confirmationEvent(context, event, responses);
+      const confirmation = await confirmationEvent(context, event, responses);
       if (confirmation) yield confirmation;
       const structured = structuredAnswer(context, agent, responses, outputCheck);
       if (structured) yield structured;
-      if (responses.actions.transferToAgent) yield* transfer(agent, context, responses.actions.transferToAgent);
+      if (responses.actions.transferToAgent) yield* transfer(context, handoff, responses.actions.transferToAgent);
       return;
     }
   } catch (error) {
@@ -137,10 +142,17 @@ async function* runStep(
   }
 }
 
-async function* transfer(agent: LlmAgent, context: InvocationContext, name: string): AsyncGenerator<Event, void, undefined> {
-  const target = agent.rootAgent.findAgent(name);
+/** Hands over to a target this step offered (FL-5 step 6); any other agent is refused. */
+async function* transfer(
+  context: InvocationContext,
+  handoff: TransferSetup | undefined,
+  name: string,
+): AsyncGenerator<Event, void, undefined> {
+  const targets = handoff?.targets ?? [];
+  const target = targets.find((agent) => agent.name === name);
   if (!target) {
-    yield errorEvent(context, 'TRANSFER_ERROR', `failed to find agent: ${name}`);
+    const allowed = targets.length > 0 ? `Allowed targets: ${targets.map((agent) => agent.name).join(', ')}.` : 'This agent may not transfer.';
+    yield errorEvent(context, 'TRANSFER_ERROR', `Cannot transfer to agent "${name}": it is not a transfer target here. ${allowed}`);
     return;
   }
   yield* target.runAsync(context);

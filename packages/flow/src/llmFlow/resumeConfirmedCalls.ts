@@ -1,33 +1,36 @@
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
 import type { ToolCallbacks } from './callTool.js';
-import { canonicalJson, functionCallDigest } from '../content/canonicalJson.js';
 import type { FunctionCall } from '../content/content.js';
-import { createEvent, getFunctionCalls, getFunctionResponses, type Event } from '../content/event.js';
+import { createEvent, getFunctionResponses, type Event } from '../content/event.js';
 import type { ToolConfirmation } from '../content/eventActions.js';
 import { executeFunctionCalls } from './executeFunctionCalls.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import type { Tool } from '../tools/tool.js';
+import {
+  checkConfirmationDigest,
+  isCallAnswered,
+  scanConfirmationRequests,
+} from '../confirmation/confirmationRequests.js';
+import { interruptedMessage, resumeStateOf, startedBetween, startedEvent } from './pausedCalls.js';
 
 interface Reply {
   confirmationId: string;
   confirmation: ToolConfirmation;
 }
 
-interface Request {
-  /** Index of the confirmation-request event in the session. */
-  index: number;
-  original: FunctionCall;
-  digest: unknown;
-}
-
 /**
  * The resume processor (HC-8): when the latest user event answers confirmation requests, re-runs
  * exactly the approved (or rejected) original calls with `toolConfirmation` set, and yields their
- * responses. Beyond ADK, a reply is honoured only if it binds to the exact saved call: the
- * original call must exist in this agent's events with the same tool name, arguments and id as
- * when confirmation was requested, and a confirmation is used at most once. Anything else ends the
- * invocation with an error event and runs nothing.
+ * responses. Beyond ADK:
+ * - only requests the flow created count (`scanConfirmationRequests`): a model's own
+ *   `adk_request_confirmation`, or a stored request edited by hand, is refused, and so is one whose
+ *   digest does not match (keyed with the runner's secret when there is one);
+ * - a call that was answered (approved and run, or rejected) is never run again by any reply;
+ * - at most once: a marker is saved before the calls run; a reply re-sent after a crash while a
+ *   call ran finds the marker with no answer, and the model is told the call was interrupted —
+ *   unless the tool is `idempotent`, which runs again.
+ * A refusal ends the invocation with an error event and runs nothing.
  */
 export async function* resumeConfirmedCalls(
   context: InvocationContext,
@@ -59,49 +62,43 @@ export async function* resumeConfirmedCalls(
 
   const replies = parseReplies(replyEvent);
   if (replies.length === 0) return;
-  const requests = confirmationRequests(events, agent.name, replyIndex);
+  const scan = scanConfirmationRequests(events.slice(0, replyIndex));
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   const calls: FunctionCall[] = [];
   const confirmations: Record<string, ToolConfirmation> = {};
+  const resumeStates: Record<string, unknown> = {};
+  const refusals = new Map<string, string>();
 
   for (const { confirmationId, confirmation } of replies) {
-    const found = requests.get(confirmationId);
-    if (!found) continue; // Another agent's request: that agent resumes it.
-    if (found === 'conflict') {
-      yield refuse('CONFIRMATION_REFUSED', `Confirmation "${confirmationId}" refused: the saved requests for it disagree.`);
+    const invalid = scan.refused.get(confirmationId);
+    if (invalid) {
+      if (invalid.author !== agent.name) continue; // Another agent's: that agent answers it.
+      yield refuse('CONFIRMATION_REFUSED', `Confirmation "${confirmationId}" refused: ${invalid.problem}. Nothing was run.`);
       return;
     }
-    const { original, index, digest } = found;
-    const call = findOriginalCall(events, agent.name, original.id!, index);
-    if (!call) {
-      yield refuse(
-        'CONFIRMATION_REFUSED',
-        `Confirmation "${confirmationId}" refused: no call "${original.id}" of tool "${original.name}" was made by agent "${agent.name}".`,
-      );
-      return;
-    }
-    if (
-      call.name !== original.name ||
-      canonicalJson(call.args ?? {}) !== canonicalJson(original.args ?? {}) ||
-      digest !== functionCallDigest(call)
-    ) {
-      yield refuse(
-        'CONFIRMATION_REFUSED',
-        `Confirmation "${confirmationId}" refused: the call it approves (tool "${original.name}") does not match the saved call "${call.id}" (tool "${call.name}"); the tool name or arguments were changed.`,
-      );
-      return;
-    }
-    if (answeredBetween(events, call.id!, index + 1, replyIndex)) {
+    const request = scan.valid.get(confirmationId);
+    if (!request || request.author !== agent.name) continue;
+    const call = request.originalCall;
+    const callId = call.id!;
+    // Within this invocation the call may already have been resumed (an earlier step): skip it.
+    if (isCallAnswered(events, callId, replyIndex + 1) || Object.hasOwn(confirmations, callId)) continue;
+    if (isCallAnswered(events, callId, request.index + 1)) {
       yield refuse(
         'CONFIRMATION_ALREADY_USED',
-        `Confirmation "${confirmationId}" was already used: call "${call.id}" of tool "${call.name}" ran once and will not run again.`,
+        `Confirmation "${confirmationId}" refused: call "${callId}" of tool "${call.name}" was already answered (approved and run, or rejected) and will not run again.`,
       );
       return;
     }
-    // Within this invocation the call may already have been resumed (an earlier step): skip it.
-    if (answeredBetween(events, call.id!, replyIndex + 1, events.length)) continue;
-    if (confirmations[call.id!]) continue;
-    confirmations[call.id!] = confirmation;
+    const digestProblem = await checkConfirmationDigest(request, context.session.id, context.confirmationSecret);
+    if (digestProblem) {
+      yield refuse('CONFIRMATION_REFUSED', `Confirmation "${confirmationId}" refused: ${digestProblem}. Nothing was run.`);
+      return;
+    }
+    const tool = toolsByName.get(call.name);
+    if (startedBetween(events, callId, request.index + 1, replyIndex) && !tool?.idempotent)
+      refusals.set(callId, interruptedMessage(call));
+    confirmations[callId] = confirmation;
+    resumeStates[callId] = resumeStateOf(events, callId, replyIndex);
     calls.push(call);
   }
   if (calls.length === 0) return;
@@ -111,12 +108,17 @@ export async function* resumeConfirmedCalls(
     const tool = toolsByName.get(call.name);
     if (tool) available[call.name] = tool;
   }
+  const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
+  if (starting.length > 0) yield startedEvent(context, starting);
+  if (context.signal.aborted) return;
   yield* executeFunctionCalls({
     invocation: context,
     calls,
     tools: available,
     callbacks,
     confirmations,
+    resumeStates,
+    refusals,
     maxConcurrency: agent.maxToolConcurrency,
     toolTimeoutMs: agent.toolTimeoutMs,
   });
@@ -161,42 +163,4 @@ function parseReplies(event: Event): Reply[] {
     replies.push({ confirmationId: response.id, confirmation });
   }
   return replies;
-}
-
-/** This agent's confirmation requests before the reply, by confirmation id (HC-8 step 3). */
-function confirmationRequests(events: readonly Event[], agentName: string, before: number) {
-  const requests = new Map<string, Request | 'conflict'>();
-  for (let index = 0; index < before; index++) {
-    const event = events[index]!;
-    if (event.author !== agentName) continue;
-    for (const call of getFunctionCalls(event)) {
-      if (call.name !== REQUEST_CONFIRMATION_FUNCTION || !call.id) continue;
-      const original = call.args?.originalFunctionCall as FunctionCall | undefined;
-      if (!original || typeof original !== 'object' || typeof original.name !== 'string' || typeof original.id !== 'string')
-        continue;
-      const existing = requests.get(call.id);
-      if (existing && (existing === 'conflict' || canonicalJson(existing.original) !== canonicalJson(original)))
-        requests.set(call.id, 'conflict');
-      else requests.set(call.id, { index, original, digest: call.args?.callDigest });
-    }
-  }
-  return requests;
-}
-
-/** The model's call with this id, made by this agent before the confirmation request. */
-function findOriginalCall(events: readonly Event[], agentName: string, id: string, before: number): FunctionCall | undefined {
-  for (let i = before - 1; i >= 0; i--) {
-    const event = events[i]!;
-    if (event.author !== agentName) continue;
-    const call = getFunctionCalls(event).find((c) => c.id === id && c.name !== REQUEST_CONFIRMATION_FUNCTION);
-    if (call) return call;
-  }
-  return undefined;
-}
-
-function answeredBetween(events: readonly Event[], callId: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++)
-    if (getFunctionResponses(events[i]!).some((r) => r.id === callId && r.name !== REQUEST_CONFIRMATION_FUNCTION))
-      return true;
-  return false;
 }

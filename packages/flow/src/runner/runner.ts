@@ -1,20 +1,19 @@
 import type { ArtifactService } from '../services/artifactService.js';
 import type { BaseAgent } from '../agents/baseAgent.js';
 import type { Content } from '../content/content.js';
-import { SessionError, errorMessage } from '../errors.js';
+import { AdkitError, ConfigError, SessionError, errorMessage } from '../errors.js';
 import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
 import { InvocationContext } from '../context/invocationContext.js';
+import { stderrLogger, type Logger } from '../context/logger.js';
+import type { RunContext } from '../context/runContext.js';
 import type { MemoryService } from '../services/memoryService.js';
 import type { Plugin } from './plugin.js';
 import type { RunConfig } from './runConfig.js';
 import type { Session, SessionService } from '../sessions/session.js';
-import type { Toolset } from '../tools/tool.js';
+import { isClosable } from '../tools/tool.js';
 import { isTransferableAcrossTree } from '../agents/agentTransfer.js';
 import { LlmAgent } from '../agents/llmAgent.js';
-
-/** The signal of runs that were given none: nothing can abort it, so one serves every run. */
-const NEVER_ABORTED = new AbortController().signal;
 
 export interface RunnerOptions {
   appName: string;
@@ -25,6 +24,15 @@ export interface RunnerOptions {
   plugins?: readonly Plugin[];
   /** Create the session on first use instead of failing when it does not exist. */
   autoCreateSession?: boolean;
+  /** Where warnings and errors go (console-compatible); default: stderr. */
+  logger?: Logger;
+  /** After each run that finishes, add the session to `memoryService` (for `load_memory` and friends). */
+  addSessionsToMemory?: boolean;
+  /**
+   * A secret that keys confirmation digests (HMAC-SHA-256), so a stored confirmation request whose
+   * call was edited is refused even when its digest was recomputed. Keep it out of the session.
+   */
+  confirmationSecret?: string;
 }
 
 export interface RunAsyncRequest {
@@ -37,20 +45,45 @@ export interface RunAsyncRequest {
   runConfig?: RunConfig;
   /** Cancels the run: in-flight tools and the model call abort, and no event follows. */
   signal?: AbortSignal;
+  /**
+   * What this run's tools, toolsets and callbacks read as `ctx.context` (clients, tokens, per-user
+   * headers). Never saved, never in events, state or instructions.
+   */
+  context?: RunContext;
+}
+
+/** Thrown inside a run to end it quietly (it was cancelled). */
+class RunEnded extends Error {}
+
+/** Thrown inside a run to end it with an error event that is already saved and still to be yielded. */
+class EndWith extends Error {
+  constructor(readonly event: Event) {
+    super(event.errorMessage);
+  }
 }
 
 /**
  * Runs an agent tree against a session. Every complete event is appended to the session before it
  * is yielded, so a paused run resumes from the saved events alone, in a new process too.
+ *
+ * Each run has its own abort signal (joined with the caller's): leaving the `for await` early, or
+ * calling `return()`, cancels the run — tools and the model call see `ctx.signal` abort and
+ * nothing more is saved. A plugin callback that throws (`beforeRun`, `onEvent`, `afterRun`), or an
+ * event the session store refuses, ends the run with a saved and yielded error event
+ * (`PLUGIN_ERROR`, `STORE_ERROR`); `runAsync` itself throws only when the session cannot be loaded
+ * or the store fails even to save that error event.
  */
-export class Runner {
+export class Runner implements AsyncDisposable {
   readonly appName: string;
   readonly agent: BaseAgent;
   readonly sessionService: SessionService;
   readonly artifactService?: ArtifactService;
   readonly memoryService?: MemoryService;
   readonly plugins: readonly Plugin[];
+  readonly logger: Logger;
   private readonly autoCreateSession: boolean;
+  private readonly addSessionsToMemory: boolean;
+  private readonly confirmationSecret?: string;
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -59,38 +92,65 @@ export class Runner {
     this.artifactService = options.artifactService;
     this.memoryService = options.memoryService;
     this.plugins = [...(options.plugins ?? [])];
+    this.logger = options.logger ?? stderrLogger;
     this.autoCreateSession = options.autoCreateSession ?? false;
+    this.addSessionsToMemory = options.addSessionsToMemory ?? false;
+    this.confirmationSecret = options.confirmationSecret;
+    if (this.addSessionsToMemory && !this.memoryService)
+      throw new ConfigError('Runner: addSessionsToMemory needs a memoryService; pass one (InMemoryRunner has one).');
     const names = new Set<string>();
     for (const plugin of this.plugins) {
       if (names.has(plugin.name))
-        throw new SessionError(`Two plugins are named "${plugin.name}"; plugin names must be unique.`);
+        throw new ConfigError(`Two plugins are named "${plugin.name}"; plugin names must be unique.`);
       names.add(plugin.name);
     }
   }
 
   /** Runs one invocation and yields its events (partial ones included, but never saved). */
   async *runAsync(request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
-    const signal = request.signal ?? NEVER_ABORTED;
-    const session = await this.loadSession(request);
-    const context = new InvocationContext({
-      invocationId: `e-${newId()}`,
-      agent: this.agent,
-      session,
-      sessionService: this.sessionService,
-      artifactService: this.artifactService,
-      memoryService: this.memoryService,
-      userContent: request.newMessage,
-      runConfig: request.runConfig,
-      signal,
-      plugins: this.plugins,
-    });
+    const controller = new AbortController();
+    const stopWithCaller = () => controller.abort(request.signal?.reason);
+    if (request.signal?.aborted) return;
+    request.signal?.addEventListener('abort', stopWithCaller, { once: true });
+    const signal = controller.signal;
+    let finished = false;
+    try {
+      const session = await this.loadSession(request);
+      const context = new InvocationContext({
+        invocationId: `e-${newId()}`,
+        agent: this.agent,
+        session,
+        sessionService: this.sessionService,
+        artifactService: this.artifactService,
+        memoryService: this.memoryService,
+        userContent: request.newMessage,
+        runConfig: request.runConfig,
+        signal,
+        plugins: this.plugins,
+        context: request.context,
+        logger: this.logger,
+        confirmationSecret: this.confirmationSecret,
+      });
+      try {
+        yield* this.runInvocation(context, request);
+      } catch (error) {
+        if (error instanceof EndWith) yield error.event;
+        else if (!(error instanceof RunEnded)) throw error;
+      }
+      finished = !signal.aborted;
+    } finally {
+      request.signal?.removeEventListener('abort', stopWithCaller);
+      // Leaving early (break, return(), a throw) cancels whatever still runs.
+      if (!finished && !signal.aborted) controller.abort(new AdkitError('RUN_CANCELLED', 'The consumer stopped reading the run.'));
+    }
+  }
 
+  private async *runInvocation(context: InvocationContext, request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
+    const { session, signal } = context;
     for (const plugin of this.plugins) {
-      const content = await plugin.beforeRunCallback?.({ context });
+      const content = await this.pluginCall(context, plugin, 'beforeRunCallback', () => plugin.beforeRunCallback?.({ context }));
       if (content) {
-        const event = createEvent({ invocationId: context.invocationId, author: 'model', content });
-        await this.sessionService.appendEvent(session, event);
-        yield event;
+        yield await this.save(context, createEvent({ invocationId: context.invocationId, author: 'model', content }));
         return;
       }
     }
@@ -102,7 +162,7 @@ export class Runner {
         content: request.newMessage,
         actions: { stateDelta: { ...request.stateDelta } },
       });
-      await this.sessionService.appendEvent(session, userEvent);
+      await this.save(context, userEvent);
     }
     if (signal.aborted) return;
 
@@ -112,13 +172,16 @@ export class Runner {
       for await (let event of events) {
         if (signal.aborted) return;
         for (const plugin of this.plugins) {
-          const replaced = await plugin.onEventCallback?.({ context, event });
+          const replaced = await this.pluginCall(context, plugin, 'onEventCallback', () =>
+            plugin.onEventCallback?.({ context, event }),
+          );
           if (replaced) {
             event = replaced;
             break;
           }
         }
-        if (!event.partial) await this.sessionService.appendEvent(session, event);
+        if (signal.aborted) return;
+        if (!event.partial) await this.save(context, event);
         if (signal.aborted) return;
         yield event;
       }
@@ -126,21 +189,72 @@ export class Runner {
       await events.return(undefined);
     }
     if (signal.aborted) return;
-    for (const plugin of this.plugins) await plugin.afterRunCallback?.({ context });
+    for (const plugin of this.plugins)
+      await this.pluginCall(context, plugin, 'afterRunCallback', () => plugin.afterRunCallback?.({ context }));
+    if (this.addSessionsToMemory && this.memoryService)
+      await this.memoryService.addSessionToMemory(session).catch((error: unknown) =>
+        this.logger.warn(`adkit: adding session "${session.id}" to memory failed: ${errorMessage(error)}`),
+      );
   }
 
-  /** Closes every toolset of every agent in the tree (MCP connections, say). */
+  /** Appends the event; when the store refuses it, saves and yields an error event instead and ends the run. */
+  private async save(context: InvocationContext, event: Event): Promise<Event> {
+    try {
+      await this.sessionService.appendEvent(context.session, event);
+      return event;
+    } catch (error) {
+      if (context.signal.aborted) throw new RunEnded();
+      const failure = createEvent({
+        invocationId: context.invocationId,
+        author: event.author === 'user' ? this.agent.name : event.author,
+        branch: event.branch,
+        errorCode: 'STORE_ERROR',
+        errorMessage: `The session store refused an event from "${event.author}": ${errorMessage(error)}`,
+      });
+      await this.sessionService.appendEvent(context.session, failure);
+      throw new EndWith(failure);
+    }
+  }
+
+  /** Runs one plugin callback under the shared policy: a throw ends the run with a `PLUGIN_ERROR` event. */
+  private async pluginCall<T>(context: InvocationContext, plugin: Plugin, callback: string, call: () => T | Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (context.signal.aborted) throw new RunEnded();
+      const failure = createEvent({
+        invocationId: context.invocationId,
+        author: this.agent.name,
+        errorCode: 'PLUGIN_ERROR',
+        errorMessage: `Plugin "${plugin.name}" failed in ${callback}: ${errorMessage(error)}`,
+      });
+      await this.sessionService.appendEvent(context.session, failure);
+      throw new EndWith(failure);
+    }
+  }
+
+  /**
+   * Closes every toolset of every agent in the tree and every tool that holds resources, all at
+   * once; a failure of one does not stop the others, and all failures are reported together.
+   */
   async close(): Promise<void> {
-    const toolsets = new Set<Toolset>();
+    const closables = new Set<{ name: string; close(): Promise<void> }>();
     const visit = (agent: BaseAgent) => {
-      if (agent instanceof LlmAgent) for (const toolset of agent.toolsets) toolsets.add(toolset);
+      if (agent instanceof LlmAgent)
+        for (const item of [...agent.toolsets, ...agent.tools]) if (isClosable(item)) closables.add(item);
       agent.subAgents.forEach(visit);
     };
     visit(this.agent);
-    const failures: string[] = [];
-    for (const toolset of toolsets)
-      await toolset.close?.().catch((error: unknown) => failures.push(`${toolset.name}: ${errorMessage(error)}`));
-    if (failures.length > 0) throw new SessionError(`Closing toolsets failed: ${failures.join('; ')}`);
+    const results = await Promise.allSettled([...closables].map((item) => item.close()));
+    const failures = results.flatMap((result, i) =>
+      result.status === 'rejected' ? [`${[...closables][i]!.name}: ${errorMessage(result.reason)}`] : [],
+    );
+    if (failures.length > 0) throw new AdkitError('CLOSE_ERROR', `Closing tools failed: ${failures.join('; ')}`);
+  }
+
+  /** `await using runner = new Runner(...)` closes it when the scope ends. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   private async loadSession(request: RunAsyncRequest): Promise<Session> {
@@ -177,4 +291,3 @@ export class Runner {
     return this.agent;
   }
 }
-

@@ -10,7 +10,12 @@ export interface ArtifactKey {
 
 /**
  * Where artifacts (files a tool or agent saves) live, versioned from 0. Implementations:
- * `InMemoryArtifactService` here.
+ * `InMemoryArtifactService` here, `FileSystemArtifactService` in `@adkit/artifact-tools`; both
+ * pass the same shared test suite.
+ *
+ * The contract: a name `assertArtifactName` refuses (`..`, absolute, NUL, …) is refused by every
+ * method with an `ArtifactError`; concurrent saves of one name each get their own version and none
+ * is lost; a deleted artifact starts again at version 0.
  */
 export interface ArtifactService {
   /** Saves a new version and resolves to its number. */

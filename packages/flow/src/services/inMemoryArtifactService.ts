@@ -1,15 +1,19 @@
 import { cloneData } from '../content/cloneData.js';
 import type { Part } from '../content/content.js';
 import type { ArtifactKey, ArtifactService } from './artifactService.js';
-import { ArtifactError } from '../errors.js';
+import { assertArtifactName } from './artifactName.js';
+import { assertArtifactPart } from './artifactPart.js';
 
-/** Artifacts in this process's memory. */
+/**
+ * Artifacts in this process's memory, for tests and demos; `FileSystemArtifactService` in
+ * `@adkit/artifact-tools` keeps them on disk. Names are checked by `assertArtifactName`, as on disk.
+ */
 export class InMemoryArtifactService implements ArtifactService {
   private readonly artifacts = new Map<string, Part[]>();
 
   async saveArtifact(request: ArtifactKey & { artifact: Part }): Promise<number> {
-    if (!request.filename)
-      throw new ArtifactError('saveArtifact needs a filename; pass a non-empty name such as "report.txt".');
+    assertArtifactName(request.filename, 'saveArtifact');
+    assertArtifactPart(request.artifact, 'saveArtifact');
     const path = artifactPath(request);
     let versions = this.artifacts.get(path);
     if (!versions) this.artifacts.set(path, (versions = []));
@@ -18,9 +22,12 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async loadArtifact(request: ArtifactKey & { version?: number }): Promise<Part | undefined> {
+    assertArtifactName(request.filename, 'loadArtifact');
     const versions = this.artifacts.get(artifactPath(request));
     if (!versions || versions.length === 0) return undefined;
-    const part = request.version === undefined ? versions[versions.length - 1] : versions[request.version];
+    const { version } = request;
+    if (version !== undefined && !(Number.isInteger(version) && version >= 0)) return undefined;
+    const part = version === undefined ? versions[versions.length - 1] : versions[version];
     return part && cloneData(part);
   }
 
@@ -36,10 +43,12 @@ export class InMemoryArtifactService implements ArtifactService {
   }
 
   async deleteArtifact(request: ArtifactKey): Promise<void> {
+    assertArtifactName(request.filename, 'deleteArtifact');
     this.artifacts.delete(artifactPath(request));
   }
 
   async listVersions(request: ArtifactKey): Promise<number[]> {
+    assertArtifactName(request.filename, 'listVersions');
     return (this.artifacts.get(artifactPath(request)) ?? []).map((_, i) => i);
   }
 }

@@ -1,7 +1,9 @@
 import type { ArtifactService } from '../services/artifactService.js';
 import type { Content, FunctionCall } from '../content/content.js';
 import { createEventActions, type EventActions, type ToolConfirmation } from '../content/eventActions.js';
-import { FlowContext } from '../context/flowContext.js';
+import { ToolCallContext } from '../context/flowContext.js';
+import { stderrLogger, type Logger } from '../context/logger.js';
+import type { RunContext } from '../context/runContext.js';
 import { newFunctionCallId, newId } from '../content/ids.js';
 import { InMemoryArtifactService } from '../services/inMemoryArtifactService.js';
 import type { MemoryService } from '../services/memoryService.js';
@@ -21,6 +23,12 @@ export interface TestToolContextOptions {
   artifactService?: ArtifactService;
   memoryService?: MemoryService;
   onProgress?: (progress: ProgressReport) => void;
+  /** What the tool reads as `ctx.context` (default `{}`). */
+  context?: RunContext;
+  /** Where `ctx.logger` writes (default: stderr). */
+  logger?: Logger;
+  /** What the call saved when it paused (`ctx.resumeState`). */
+  resumeState?: unknown;
 }
 
 /**
@@ -44,12 +52,15 @@ export function createToolContext(options: TestToolContextOptions = {}): ToolCon
     memoryService: options.memoryService,
     userContent: options.userContent,
     signal: options.signal ?? new AbortController().signal,
+    context: options.context ?? {},
+    logger: options.logger ?? stderrLogger,
   };
-  const context = new FlowContext(source, {
+  const context = new ToolCallContext(source, {
     actions: options.actions ?? createEventActions(),
     functionCall: options.functionCall,
     functionCallId: options.functionCallId ?? options.functionCall?.id ?? newFunctionCallId(),
     toolConfirmation: options.toolConfirmation,
+    resumeState: options.resumeState,
     signal: options.signal,
     onProgress: options.onProgress,
   });

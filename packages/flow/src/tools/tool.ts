@@ -1,5 +1,6 @@
 import type { FunctionDeclaration } from '../content/content.js';
 import type { ReadonlyContext } from '../context/readonlyContext.js';
+import type { RequestContext } from '../context/requestContext.js';
 import type { ToolContext } from '../context/toolContext.js';
 import type { LlmRequest } from '../model/llmRequest.js';
 
@@ -11,6 +12,11 @@ export interface Tool {
   readonly isLongRunning?: boolean;
   /** Per-call time limit in milliseconds; overrides the agent's `toolTimeoutMs`. */
   readonly timeoutMs?: number;
+  /**
+   * Its effect may be repeated: after a crash while an approved or resumed call ran, the flow runs
+   * it again instead of telling the model the call was interrupted.
+   */
+  readonly idempotent?: boolean;
 }
 
 /** A tool the flow can call (spec TC-3). */
@@ -25,10 +31,28 @@ export interface StreamingTool extends Tool {
   runStream(ctx: ToolContext, args: Record<string, unknown>): AsyncIterable<string>;
 }
 
-/** A tool or toolset that changes each request before it goes to the model (spec TC-5). */
+/**
+ * A tool or toolset that changes each request before it goes to the model (spec TC-5). It runs
+ * every model step; state it writes is saved with that step's model event.
+ */
 export interface RequestProcessor {
-  processRequest(ctx: ToolContext, request: LlmRequest): Promise<void>;
+  processRequest(ctx: RequestContext, request: LlmRequest): Promise<void>;
 }
+
+/**
+ * A tool whose paused call resumes through it: when the client answers the paused long-running
+ * call, the flow calls `resume` (with `ctx.resumeState` set) instead of handing the client's
+ * answer to the model as is; what it returns is the response the model sees.
+ */
+export interface ResumableTool extends Tool {
+  resume(ctx: ToolContext, response: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
+}
+
+/** A tool or toolset that holds resources (a connection, a process); `runner.close()` calls it. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
 
 /** A tool that may answer `undefined` on purpose, leaving the response to someone else (TC-6). */
 export interface ResponseDeferrer {
@@ -74,6 +98,16 @@ export function isSkipSummarizationResultDisplayer<T extends object>(
   value: T,
 ): value is T & SkipSummarizationResultDisplayer {
   return typeof (value as Partial<SkipSummarizationResultDisplayer>).displayResultOnSkipSummarization === 'function';
+}
+
+/** Whether the tool resumes its paused calls itself. */
+export function isResumableTool(tool: Tool): tool is ResumableTool {
+  return typeof (tool as Partial<ResumableTool>).resume === 'function';
+}
+
+/** Whether the tool or toolset holds resources to release with `close()`. */
+export function isClosable<T extends object>(value: T): value is T & Closable {
+  return typeof (value as Partial<Closable>).close === 'function';
 }
 
 /** Whether the value is a toolset rather than a tool. */

@@ -1,0 +1,57 @@
+import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
+import type { FunctionCall } from '../content/content.js';
+import type { InvocationContext } from '../context/invocationContext.js';
+import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
+
+/** What the paused call saved with `ctx.setResumeState`, newest first; `undefined` when nothing. */
+export function resumeStateOf(events: readonly Event[], callId: string, before: number): unknown {
+  for (let i = Math.min(before, events.length) - 1; i >= 0; i--) {
+    const states = events[i]!.actions.resumeStates;
+    if (states && Object.hasOwn(states, callId)) return states[callId];
+  }
+  return undefined;
+}
+
+/** Whether a resume of the call started (its marker is saved) between `from` and `to`. */
+export function startedBetween(events: readonly Event[], callId: string, from: number, to: number): boolean {
+  for (let i = Math.max(from, 0); i < Math.min(to, events.length); i++)
+    if (events[i]!.actions.startedToolCalls?.includes(callId)) return true;
+  return false;
+}
+
+/** The model's call with this id, made by this agent before `before`, with its event index. */
+export function findAgentCall(
+  events: readonly Event[],
+  author: string,
+  id: string,
+  before: number,
+): { call: FunctionCall; index: number } | undefined {
+  for (let i = Math.min(before, events.length) - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.author !== author) continue;
+    const call = getFunctionCalls(event).find((c) => c.id === id && c.name !== REQUEST_CONFIRMATION_FUNCTION);
+    if (call) return { call, index: i };
+  }
+  return undefined;
+}
+
+/**
+ * The event saved before resumed calls run (at most once, said so): after a crash while they ran,
+ * the next resume finds it with no answer and reports the calls as interrupted.
+ */
+export function startedEvent(context: InvocationContext, callIds: readonly string[]): Event {
+  return createEvent({
+    invocationId: context.invocationId,
+    author: context.agentName,
+    branch: context.branch,
+    actions: { startedToolCalls: [...callIds] },
+  });
+}
+
+/** What the model sees for a call that was interrupted by a crash and is not idempotent. */
+export function interruptedMessage(call: FunctionCall): string {
+  return (
+    `Tool "${call.name}" call "${call.id}" was interrupted: the process stopped while it ran, so whether it took ` +
+    'effect is unknown. It was not run again. Check its effect before trying again, or tell the user.'
+  );
+}
