@@ -5,6 +5,7 @@ export type AdkitErrorCode =
   | 'INVALID_CONFIG'
   | 'DUPLICATE_TOOL'
   | 'SESSION_ERROR'
+  | 'SESSION_CONFLICT'
   | 'ARTIFACT_ERROR'
   | 'MEMORY_ERROR'
   | 'MODEL_ERROR'
@@ -42,6 +43,18 @@ export class SessionError extends AdkitError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('SESSION_ERROR', message, options);
     this.name = 'SessionError';
+  }
+}
+
+/**
+ * `appendEvent` was given a stale session: another runner or process appended to it since it was
+ * loaded, so storing this event would interleave two histories. Nothing was stored. Load the
+ * session again with `getSession` and retry the turn. Check with `error.code === 'SESSION_CONFLICT'`.
+ */
+export class SessionConflictError extends AdkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('SESSION_CONFLICT', message, options);
+    this.name = 'SessionConflictError';
   }
 }
 

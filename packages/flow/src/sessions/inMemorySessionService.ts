@@ -1,6 +1,7 @@
 import { cloneData } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
+import { setOwnProperty } from '../content/ownProperty.js';
 import type {
   CreateSessionRequest,
   GetSessionRequest,
@@ -10,14 +11,26 @@ import type {
   SessionService,
 } from './session.js';
 import { applyEventToSession, eventForStorage, mergeScopedState, splitStateDelta } from './sessionState.js';
+import { checkSessionVersion } from './sessionVersion.js';
+import { selectEvents } from './selectEvents.js';
 import { SessionError } from '../errors.js';
 
-/** The stored form has the session's shape; app and user state live apart in their scopes. */
-type StoredSession = Session;
+/**
+ * The stored form has the session's shape, with its stored version; app and user state live
+ * apart in their scopes. Its events are deep-frozen copies, shared with every reader.
+ */
+type StoredSession = Session & { version: number };
 
-/** Sessions in this process's memory; what it hands out are copies, so callers cannot corrupt it. */
+/**
+ * Sessions in this process's memory. Callers cannot corrupt it: state is copied on the way in and
+ * out, and events are stored as deep-frozen copies that every read shares, so loading a session
+ * costs the same whatever its length (one array copy). A stale session is refused on append
+ * (`SESSION_CONFLICT`), as the durable stores do.
+ */
 export class InMemorySessionService implements SessionService {
   private readonly sessions = new Map<string, StoredSession>();
+  /** The last version handed out, by any session: versions are never reused, even across deletes. */
+  private lastVersion = 0;
   private readonly appState = new Map<string, Record<string, unknown>>();
   private readonly userState = new Map<string, Record<string, unknown>>();
 
@@ -29,8 +42,8 @@ export class InMemorySessionService implements SessionService {
         `Session "${id}" already exists for app "${request.appName}" and user "${request.userId}"; pass another sessionId or omit it.`,
       );
     const scoped = cloneData(splitStateDelta(request.state));
-    Object.assign(this.scope(this.appState, request.appName), scoped.app);
-    Object.assign(this.scope(this.userState, `${request.appName}\u0000${request.userId}`), scoped.user);
+    assignOwn(this.scope(this.appState, request.appName), scoped.app);
+    assignOwn(this.scope(this.userState, `${request.appName}\u0000${request.userId}`), scoped.user);
     const stored: StoredSession = {
       id,
       appName: request.appName,
@@ -38,19 +51,17 @@ export class InMemorySessionService implements SessionService {
       state: scoped.session,
       events: [],
       lastUpdateTime: Date.now(),
+      version: ++this.lastVersion,
     };
     this.sessions.set(key, stored);
-    return this.view(stored, true);
+    return this.view(stored);
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     const stored = this.sessions.get(sessionKey(request.appName, request.userId, request.sessionId));
     if (!stored) return undefined;
-    const session = this.view(stored, true);
-    if (request.afterTimestamp !== undefined)
-      session.events = session.events.filter((e) => e.timestamp >= request.afterTimestamp!);
-    if (request.numRecentEvents !== undefined)
-      session.events = request.numRecentEvents > 0 ? session.events.slice(-request.numRecentEvents) : [];
+    const session = this.view(stored);
+    session.events = selectEvents(stored.events, request);
     return session;
   }
 
@@ -58,7 +69,7 @@ export class InMemorySessionService implements SessionService {
     const result: Session[] = [];
     for (const stored of this.sessions.values())
       if (stored.appName === request.appName && (request.userId === undefined || stored.userId === request.userId))
-        result.push(this.view(stored, false));
+        result.push(this.view(stored));
     return result;
   }
 
@@ -73,14 +84,16 @@ export class InMemorySessionService implements SessionService {
       throw new SessionError(
         `Cannot append to session "${session.id}" of app "${session.appName}": it does not exist (deleted, or never created with createSession).`,
       );
+    checkSessionVersion(session, stored.version);
     const forStorage = eventForStorage(event);
     const scoped = splitStateDelta(forStorage.actions.stateDelta);
-    Object.assign(this.scope(this.appState, session.appName), scoped.app);
-    Object.assign(this.scope(this.userState, `${session.appName}\u0000${session.userId}`), scoped.user);
-    Object.assign(stored.state, scoped.session);
+    assignOwn(this.scope(this.appState, session.appName), scoped.app);
+    assignOwn(this.scope(this.userState, `${session.appName}\u0000${session.userId}`), scoped.user);
+    assignOwn(stored.state, scoped.session);
     stored.events.push(forStorage);
     stored.lastUpdateTime = event.timestamp;
-    applyEventToSession(session, event);
+    stored.version = ++this.lastVersion;
+    applyEventToSession(session, event, stored.version);
     return event;
   }
 
@@ -90,23 +103,30 @@ export class InMemorySessionService implements SessionService {
     return scope;
   }
 
-  private view(stored: StoredSession, withEvents: boolean): Session {
+  /** The stored session as the caller's own object: merged, copied state; no events. */
+  private view(stored: StoredSession): Session {
     const state = mergeScopedState({
       app: this.appState.get(stored.appName) ?? {},
       user: this.userState.get(`${stored.appName}\u0000${stored.userId}`) ?? {},
       session: stored.state,
     });
-    return cloneData({
+    return {
       id: stored.id,
       appName: stored.appName,
       userId: stored.userId,
-      state,
-      events: withEvents ? stored.events : [],
+      state: cloneData(state),
+      events: [],
       lastUpdateTime: stored.lastUpdateTime,
-    });
+      version: stored.version,
+    };
   }
 }
 
 function sessionKey(appName: string, userId: string, sessionId: string): string {
   return `${appName}\u0000${userId}\u0000${sessionId}`;
+}
+
+/** `Object.assign` that keeps a `__proto__` key as data instead of changing the target's prototype. */
+function assignOwn(target: Record<string, unknown>, source: Record<string, unknown>): void {
+  for (const key of Object.keys(source)) setOwnProperty(target, key, source[key]);
 }

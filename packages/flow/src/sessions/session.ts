@@ -1,6 +1,13 @@
 import type { Event } from '../content/event.js';
 
-/** A conversation: its state (app and user keys merged in, with their prefixes) and events. */
+/**
+ * A conversation: its state (app and user keys merged in, with their prefixes) and events.
+ *
+ * The events a service hands out are its stored events, deep-frozen and shared with every other
+ * reader (no copy per read, so loading a long session costs little): changing one throws a
+ * `TypeError`. Copy an event (`structuredClone(event)`) to change it. The array itself and the
+ * state are the caller's own.
+ */
 export interface Session {
   id: string;
   appName: string;
@@ -9,6 +16,14 @@ export interface Session {
   events: Event[];
   /** Milliseconds since the epoch of the last appended event (or creation). */
   lastUpdateTime: number;
+  /**
+   * The stored session's version when this object was loaded: it changes with every append, and
+   * a session created again under a deleted one's id never reuses an old version. `appendEvent`
+   * refuses a session whose version is not the stored one (`SESSION_CONFLICT`), so two runners
+   * never interleave their histories. Opaque: compare for equality only. A session built by hand
+   * without it is appended without that check.
+   */
+  version?: number;
 }
 
 export interface CreateSessionRequest {
@@ -40,7 +55,8 @@ export interface ListSessionsRequest {
 
 /**
  * Where sessions live. Implementations: `InMemorySessionService` here, `SqliteSessionService` in
- * `@adkit/session-sqlite`. Nothing in the flow assumes the session lives in memory.
+ * `@adkit/session-sqlite`, `PostgresSessionService` in `@adkit/session-postgres`. Nothing in the
+ * flow assumes the session lives in memory: runners are stateless, any process may run any turn.
  */
 export interface SessionService {
   createSession(request: CreateSessionRequest): Promise<Session>;
@@ -50,8 +66,10 @@ export interface SessionService {
   listSessions(request: ListSessionsRequest): Promise<Session[]>;
   deleteSession(request: SessionKey): Promise<void>;
   /**
-   * Saves the event and applies its state delta to `session`. Partial events are returned
-   * untouched and not saved; `temp:` keys are applied to `session` but never saved.
+   * Saves the event and applies its state delta to `session` (and moves `session.version` on).
+   * Partial events are returned untouched and not saved; `temp:` keys are applied to `session`
+   * but never saved. Rejects with a `SessionConflictError` (code `SESSION_CONFLICT`), storing
+   * nothing, when `session.version` is not the stored version: someone else appended first.
    */
   appendEvent(session: Session, event: Event): Promise<Event>;
 }

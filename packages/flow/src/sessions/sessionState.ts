@@ -1,6 +1,7 @@
 import { cloneData } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
 import { copyOwn, setOwnProperty } from '../content/ownProperty.js';
+import { deepFreeze } from './deepFreeze.js';
 import type { Session } from './session.js';
 import { STATE_PREFIX } from './state.js';
 
@@ -42,17 +43,22 @@ export function withoutTempState(event: Event): Event {
   return { ...event, actions: { ...event.actions, stateDelta } };
 }
 
-/** The event as an in-memory store keeps it: a deep copy of `withoutTempState(event)`. */
+/**
+ * The event as an in-memory store keeps it: a deep copy of `withoutTempState(event)`, deep-frozen
+ * (`deepFreeze`), so readers share it without copies and nobody can change it afterwards.
+ */
 export function eventForStorage(event: Event): Event {
-  return cloneData(withoutTempState(event));
+  return deepFreeze(cloneData(withoutTempState(event)));
 }
 
 /**
  * Applies an appended event to the caller's session object: every delta key (temp included, for
- * the rest of the invocation), the event itself and the update time.
+ * the rest of the invocation), the event itself, the update time and, when given, the session's
+ * new stored `version`.
  */
-export function applyEventToSession(session: Session, event: Event): void {
+export function applyEventToSession(session: Session, event: Event, version?: number): void {
   for (const [key, value] of Object.entries(event.actions.stateDelta)) setOwnProperty(session.state, key, value);
   session.events.push(event);
   session.lastUpdateTime = event.timestamp;
+  if (version !== undefined) session.version = version;
 }

@@ -10,7 +10,13 @@
  * ```
  *
  * Rules: TC-12 (EventActions), TC-13 (state prefixes, temp stripping, partial events never
- * persisted), TC-14 (the final-response fields round-trip).
+ * persisted), TC-14 (the final-response fields round-trip); issue #15: stored events are frozen
+ * and shared, every append moves the session's version on, and a stale session is refused with
+ * SESSION_CONFLICT (never two interleaved histories).
+ *
+ * Bad input tried: stale session objects, two appends racing on one loaded session, an old
+ * session object after its id was deleted and created again, a session built by hand, state keys
+ * `__proto__`, `constructor`, `toString`, writes into fetched (frozen) events.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEvent, isAdkitError, type Event, type EventInit, type Session, type SessionService } from '../../src/index.js';
@@ -147,12 +153,19 @@ export function runSessionServiceSuite(name: string, create: () => Promise<Sessi
         expect(await service.getSession({ appName: OTHER_APP, userId: 'ada', sessionId: 'known' })).toBeUndefined();
       });
 
-      it('returns a copy: changing a fetched session or its events changes nothing stored', async () => {
+      it('hands out frozen events and its own array and state: changing them throws or changes nothing stored', async () => {
         const session = await service.createSession({ appName: APP, userId: 'ada' });
         await service.appendEvent(session, event({ content: { role: 'user', parts: [{ text: 'hi' }] }, actions: { stateDelta: { k: 'v' } } }));
         const fetched = await mustReload(session);
-        fetched.events[0]!.content!.parts![0]!.text = 'changed';
-        fetched.events[0]!.actions.stateDelta.k = 'changed';
+        expect(() => {
+          fetched.events[0]!.content!.parts![0]!.text = 'changed';
+        }).toThrow(TypeError);
+        expect(() => {
+          fetched.events[0]!.actions.stateDelta.k = 'changed';
+        }).toThrow(TypeError);
+        expect(() => {
+          fetched.events[0]!.id = 'changed';
+        }).toThrow(TypeError);
         fetched.events.push(event());
         fetched.state.k = 'changed';
         const again = await mustReload(session);
@@ -160,6 +173,10 @@ export function runSessionServiceSuite(name: string, create: () => Promise<Sessi
         expect(again.events[0]!.content!.parts![0]!.text).toBe('hi');
         expect(again.events[0]!.actions.stateDelta).toEqual({ k: 'v' });
         expect(again.state).toEqual({ k: 'v' });
+        // A copy of a stored event is the caller's to change.
+        const copy = structuredClone(again.events[0]!);
+        copy.id = 'mine';
+        expect(copy.id).toBe('mine');
       });
 
       describe('numRecentEvents and afterTimestamp', () => {
@@ -215,7 +232,7 @@ export function runSessionServiceSuite(name: string, create: () => Promise<Sessi
         const byId = (sessions: Session[]) => [...sessions].sort((x, y) => x.id.localeCompare(y.id));
         const ada = byId(await service.listSessions({ appName: APP, userId: 'ada' }));
         expect(ada.map((s) => s.id)).toEqual(['a1', 'a2']);
-        expect(ada[0]).toEqual({ id: 'a1', appName: APP, userId: 'ada', state: { n: 1 }, events: [], lastUpdateTime: 5000 });
+        expect(ada[0]).toEqual({ id: 'a1', appName: APP, userId: 'ada', state: { n: 1 }, events: [], lastUpdateTime: 5000, version: expect.any(Number) });
         expect(ada[1]!.events).toEqual([]);
 
         const all = byId(await service.listSessions({ appName: APP }));
@@ -363,6 +380,7 @@ export function runSessionServiceSuite(name: string, create: () => Promise<Sessi
           actions: { stateDelta: { k: { deep: 1 } } },
         });
         await service.appendEvent(session, appended);
+        expect(Object.isFrozen(appended)).toBe(false);
         appended.content!.parts![0]!.functionCall!.args!.x = 2;
         (appended.actions.stateDelta.k as { deep: number }).deep = 2;
         appended.id = 'renamed';
@@ -382,14 +400,97 @@ export function runSessionServiceSuite(name: string, create: () => Promise<Sessi
         expect(listed!.lastUpdateTime).toBe(1_700_000_000_500);
       });
 
-      it('appends through a stale session object too (fetched before other appends)', async () => {
+      it('moves the version on with every append, on the caller and in storage; partial events leave it', async () => {
         const session = await service.createSession({ appName: APP, userId: 'ada' });
+        const versions = [session.version];
+        expect(typeof session.version).toBe('number');
+        for (let i = 0; i < 3; i++) {
+          await service.appendEvent(session, event());
+          versions.push(session.version);
+          expect((await mustReload(session)).version).toBe(session.version);
+        }
+        expect(new Set(versions).size).toBe(4);
+        await service.appendEvent(session, event({ partial: true }));
+        expect(session.version).toBe(versions[3]);
+        expect((await mustReload(session)).version).toBe(versions[3]);
+        const [listed] = await service.listSessions({ appName: APP, userId: 'ada' });
+        expect(listed!.version).toBe(versions[3]);
+      });
+
+      it('refuses a stale session with SESSION_CONFLICT and stores nothing; the reloaded session appends', async () => {
+        const session = await service.createSession({ appName: APP, userId: 'ada', state: { n: 0 } });
         const stale = await mustReload(session);
-        await service.appendEvent(session, event({ id: 'first', actions: { stateDelta: { a: 1 } } }));
-        await service.appendEvent(stale, event({ id: 'second', actions: { stateDelta: { b: 2 } } }));
+        await service.appendEvent(session, event({ id: 'first', actions: { stateDelta: { n: 1 } } }));
+
+        const error = await service
+          .appendEvent(stale, event({ id: 'second', actions: { stateDelta: { n: 2, 'app:a': 2, 'user:u': 2 } } }))
+          .then(() => undefined, (thrown: unknown) => thrown);
+        expect(isAdkitError(error)).toBe(true);
+        expect(error).toMatchObject({
+          name: 'SessionConflictError',
+          code: 'SESSION_CONFLICT',
+          message:
+            `Session "${session.id}" of app "${APP}" and user "ada" changed since it was loaded ` +
+            `(it has version ${stale.version}, the store has ${session.version}): another runner or process appended to it first. ` +
+            'Nothing was stored; load the session again with getSession and retry the turn.',
+        });
+        expect(stale).toMatchObject({ state: { n: 0 }, events: [] });
         const stored = await mustReload(session);
-        expect(stored.events.map((e) => e.id)).toEqual(['first', 'second']);
-        expect(stored.state).toEqual({ a: 1, b: 2 });
+        expect(stored.events.map((e) => e.id)).toEqual(['first']);
+        expect(stored.state).toEqual({ n: 1 });
+        expect((await service.createSession({ appName: APP, userId: 'ada' })).state).toEqual({});
+
+        await service.appendEvent(stored, event({ id: 'second', actions: { stateDelta: { n: 2 } } }));
+        expect((await mustReload(session)).events.map((e) => e.id)).toEqual(['first', 'second']);
+      });
+
+      it('two appends on one loaded session at once: exactly one is stored, the other is a conflict', async () => {
+        const session = await service.createSession({ appName: APP, userId: 'ada' });
+        const a = await mustReload(session);
+        const b = await mustReload(session);
+        const outcomes = await Promise.allSettled([
+          service.appendEvent(a, event({ id: 'from-a', actions: { stateDelta: { by: 'a' } } })),
+          service.appendEvent(b, event({ id: 'from-b', actions: { stateDelta: { by: 'b' } } })),
+        ]);
+        const rejected = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+        expect(rejected).toHaveLength(1);
+        expect(rejected[0]!.reason).toMatchObject({ code: 'SESSION_CONFLICT' });
+        const winner = outcomes[0]!.status === 'fulfilled' ? 'a' : 'b';
+        const stored = await mustReload(session);
+        expect(stored.events.map((e) => e.id)).toEqual([`from-${winner}`]);
+        expect(stored.state).toEqual({ by: winner });
+      });
+
+      it('a session created again under a deleted one\'s id refuses the old session object', async () => {
+        const old = await service.createSession({ appName: APP, userId: 'ada', sessionId: 'again' });
+        await service.deleteSession({ appName: APP, userId: 'ada', sessionId: 'again' });
+        const fresh = await service.createSession({ appName: APP, userId: 'ada', sessionId: 'again' });
+        expect(fresh.version).not.toBe(old.version);
+        await expect(service.appendEvent(old, event({ id: 'ghost' }))).rejects.toMatchObject({ code: 'SESSION_CONFLICT' });
+        expect((await mustReload(fresh)).events).toEqual([]);
+      });
+
+      it('a session built by hand without a version appends without the check', async () => {
+        const session = await service.createSession({ appName: APP, userId: 'ada', sessionId: 'by-hand' });
+        await service.appendEvent(session, event({ id: 'one' }));
+        const byHand: Session = { id: 'by-hand', appName: APP, userId: 'ada', state: {}, events: [], lastUpdateTime: 0 };
+        await service.appendEvent(byHand, event({ id: 'two' }));
+        expect(byHand.version).toBe((await mustReload(session)).version);
+        expect((await mustReload(session)).events.map((e) => e.id)).toEqual(['one', 'two']);
+      });
+
+      it('keeps __proto__, constructor and toString state keys as data (JSON from a model may carry them)', async () => {
+        const delta = JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1, "toString": "s", "app:__proto__": 2, "user:__proto__": 3}') as Record<string, unknown>;
+        const session = await service.createSession({ appName: APP, userId: 'ada' });
+        await service.appendEvent(session, event({ actions: { stateDelta: delta } }));
+        const stored = await mustReload(session);
+        expect(Object.getPrototypeOf(stored.state)).toBe(Object.prototype);
+        expect(Object.keys(stored.state).sort()).toEqual(['__proto__', 'app:__proto__', 'constructor', 'toString', 'user:__proto__']);
+        expect(Object.getOwnPropertyDescriptor(stored.state, '__proto__')?.value).toEqual({ polluted: true });
+        expect(stored.state['app:__proto__']).toBe(2);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        const other = await service.createSession({ appName: APP, userId: 'ada' });
+        expect(Object.keys(other.state).sort()).toEqual(['app:__proto__', 'user:__proto__']);
       });
 
       it('refuses to append to a deleted session, and loses nothing else', async () => {
