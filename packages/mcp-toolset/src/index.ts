@@ -1,2 +1,15 @@
 // The public API of @adkit/mcp-toolset. Every line here is an API decision.
-export {};
+export type { McpToolsetOptions } from './mcpToolset.js';
+export { McpToolset, mcpToolset } from './mcpToolset.js';
+export type {
+  McpServerConfig,
+  McpStdioServer,
+  McpHttpServer,
+  McpTransportServer,
+  McpHeaders,
+  McpHeadersProvider,
+} from './mcpServerConfig.js';
+export type { McpRequireConfirmation } from './mcpTool.js';
+export { McpTool } from './mcpTool.js';
+export type { InlineMediaRule, InlineMediaInfo } from './mediaShelf.js';
+export { defaultInlineMedia } from './mediaShelf.js';

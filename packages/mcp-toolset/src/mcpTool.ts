@@ -1,0 +1,133 @@
+import { errorMessage, isAdkitError, type FunctionDeclaration, type ProgressReport, type ToolContext } from '@adkit/flow';
+import { BaseTool, ToolError, confirmationGate } from '@adkit/tool';
+import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { formatContent } from './formatContent.js';
+import type { MediaShelf } from './mediaShelf.js';
+import type { HeaderSet, ServerConnections } from './serverConnections.js';
+import { withoutMediaData } from './structuredOutput.js';
+
+/**
+ * Whether a call needs the user's approval first (HC-2): a flag, or a function of the tool's name
+ * and the model's raw arguments, asked on each first call (MCP-7).
+ */
+export type McpRequireConfirmation =
+  | boolean
+  | ((toolName: string, args: Record<string, unknown>, ctx: ToolContext) => boolean | Promise<boolean>);
+
+/** What every tool of one toolset shares. */
+export interface McpToolShared {
+  readonly connections: ServerConnections;
+  readonly shelf: MediaShelf;
+  readonly requireConfirmation: McpRequireConfirmation;
+  readonly timeoutMs: number;
+}
+
+/** Progress messages longer than this are cut: they become events the client receives. */
+const MAX_PROGRESS_MESSAGE = 1_000;
+
+/**
+ * One tool of an MCP server as an adkit tool (MCP-6, MCP-7): declared with the server's input and
+ * output schemas as JSON Schema, called over the toolset's connection for the header set it was
+ * listed with. Results become `{output}`: the structured content when there is one, else the
+ * content as text (MCP-8); `isError` results and failures become errors for the model.
+ */
+export class McpTool extends BaseTool {
+  /** The tool's name on the server (the adkit name may differ, see `toFunctionName`). */
+  readonly mcpName: string;
+  readonly idempotent: boolean;
+  private readonly declared: FunctionDeclaration;
+  private readonly taskRequired: boolean;
+
+  constructor(
+    definition: SdkTool,
+    name: string,
+    private readonly headerSet: HeaderSet,
+    private readonly shared: McpToolShared,
+  ) {
+    const description = definition.description ?? definition.title ?? definition.annotations?.title ?? '';
+    super({ name, description, timeoutMs: shared.timeoutMs });
+    this.mcpName = definition.name;
+    const annotations = definition.annotations;
+    this.idempotent = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
+    this.taskRequired = definition.execution?.taskSupport === 'required';
+    const declared: FunctionDeclaration = { name, description };
+    if (definition.inputSchema !== undefined) declared.parametersJsonSchema = definition.inputSchema;
+    if (definition.outputSchema !== undefined) declared.responseJsonSchema = definition.outputSchema;
+    this.declared = Object.freeze(declared);
+  }
+
+  declaration(): FunctionDeclaration {
+    return this.declared;
+  }
+
+  async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const confirm = this.shared.requireConfirmation;
+    if (confirm !== false || ctx.toolConfirmation !== undefined)
+      await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.name, args, ctx) : confirm);
+    if (this.taskRequired)
+      throw new ToolError(
+        `Tool "${this.name}" needs task-based execution (MCP tasks), which this client does not support; use another tool.`,
+        { code: 'MCP_TASK_REQUIRED', toolName: this.name },
+      );
+    const timeout = this.shared.timeoutMs;
+    const onprogress = (progress: Progress) => ctx.reportProgress(progressReport(progress));
+    let result: CallToolResult;
+    try {
+      result = (await this.shared.connections
+        .connection(this.headerSet)
+        .use(
+          (session) =>
+            session.client.callTool({ name: this.mcpName, arguments: args }, undefined, { signal: ctx.signal, timeout, onprogress }),
+          (failure) => failure === 'unsent' || this.idempotent,
+        )) as CallToolResult;
+    } catch (error) {
+      throw this.callError(ctx, error);
+    }
+    return this.convert(ctx, result);
+  }
+
+  /** MCP-7 steps 3–5: an error for `isError`, else `{output}`; media kept for the next request. */
+  private convert(ctx: ToolContext, result: CallToolResult): Record<string, unknown> {
+    const { text, media } = formatContent(result.content);
+    if (result.isError === true)
+      throw new ToolError(text ? `Tool execution failed. Details: ${text}` : 'Tool execution failed.', {
+        code: 'MCP_TOOL_ERROR',
+        toolName: this.name,
+      });
+    this.shared.shelf.put(ctx.functionCallId, this.name, media);
+    const structured = result.structuredContent;
+    if (structured !== undefined && structured !== null) return { output: withoutMediaData(structured) };
+    return { output: text };
+  }
+
+  /** What the model reads when the call could not complete. */
+  private callError(ctx: ToolContext, error: unknown): ToolError {
+    const toolName = this.name;
+    if (ctx.signal.aborted)
+      return new ToolError(`The call to tool "${toolName}" was cancelled.`, { code: 'CANCELLED', toolName, cause: error });
+    const code = (error as { code?: unknown } | null)?.code;
+    if ((error as Error | null)?.name === 'McpError' && code === -32001)
+      return new ToolError(`Tool "${toolName}" timed out after ${this.shared.timeoutMs} ms.`, { code: 'TOOL_TIMEOUT', toolName, cause: error });
+    if (isAdkitError(error) && error.code === 'MCP_CALL_INTERRUPTED')
+      return new ToolError(
+        `The connection to the MCP server broke during the call to tool "${toolName}" (${errorMessage(error)}); the call may or may not have run. Check its effect before calling it again; the next call reconnects.`,
+        { code: 'MCP_CALL_INTERRUPTED', toolName, cause: error },
+      );
+    return new ToolError(`failed to call MCP tool "${this.mcpName}" with err: ${errorMessage(error)}`, {
+      code: 'MCP_CALL_FAILED',
+      toolName,
+      cause: error,
+    });
+  }
+}
+
+/** A progress notification as a progress report: its message, and a fraction when it has a total. */
+export function progressReport(progress: Progress): ProgressReport {
+  const report: ProgressReport = {};
+  const { progress: done, total, message } = progress;
+  if (typeof total === 'number' && total > 0 && Number.isFinite(total) && Number.isFinite(done))
+    report.fraction = Math.min(1, Math.max(0, done / total));
+  if (typeof message === 'string' && message.length > 0)
+    report.message = message.length > MAX_PROGRESS_MESSAGE ? `${message.slice(0, MAX_PROGRESS_MESSAGE)}…` : message;
+  return report;
+}
