@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryMemoryService } from '../src/services/inMemoryMemoryService.js';
+import { memoryEntriesFromSession, memoryEntryText } from '../src/services/memoryEntries.js';
 import { createEvent } from '../src/content/event.js';
 import type { Part } from '../src/content/content.js';
 import type { Session } from '../src/sessions/session.js';
 
 // Bad input tried: an empty query, a query of punctuation only, events without text (function
-// calls, no content), and the same session added twice.
+// calls, no content, thoughts only, empty strings), and the same session added twice.
 
 function sessionWith(id: string, texts: (string | Part[])[], owner: { appName?: string; userId?: string } = {}): Session {
   return {
@@ -107,5 +108,45 @@ describe('InMemoryMemoryService', () => {
     const first = await search(memory, 'milk');
     first.memories[0]!.content.parts![0]!.text = 'changed by reader';
     expect((await search(memory, 'milk')).memories[0]!.content.parts).toEqual([{ text: 'remember the milk' }]);
+  });
+});
+
+describe('memoryEntriesFromSession and memoryEntryText (the seam for other memory services)', () => {
+  it('remembers events with text, without the model\'s thoughts, as copies', () => {
+    const session = sessionWith('s1', [
+      'plain question',
+      [{ text: 'thinking…', thought: true }, { text: 'the answer' }, { functionCall: { name: 'f', args: {} } }],
+      [{ text: 'only a thought', thought: true }],
+      [{ text: '' }],
+      [],
+    ]);
+    const entries = memoryEntriesFromSession(session);
+    expect(entries).toEqual([
+      { id: 's1-e0', author: 'user', timestamp: 1000, content: { role: 'user', parts: [{ text: 'plain question' }] } },
+      {
+        id: 's1-e1',
+        author: 'helper',
+        timestamp: 1001,
+        content: { role: 'model', parts: [{ text: 'the answer' }, { functionCall: { name: 'f', args: {} } }] },
+      },
+    ]);
+    entries[0]!.content.parts![0]!.text = 'changed';
+    expect(session.events[0]!.content!.parts![0]!.text).toBe('plain question');
+  });
+
+  it('BT-5: a memory\'s text is its non-empty, non-thought text parts joined by one space', () => {
+    expect(
+      memoryEntryText({
+        content: { parts: [{ text: 'a' }, { text: '' }, { text: 'hidden', thought: true }, { inlineData: { data: '' } }, { text: 'b  c' }] },
+      }),
+    ).toBe('a b  c');
+    expect(memoryEntryText({ content: {} })).toBe('');
+  });
+
+  it('InMemoryMemoryService does not match words that were only in thoughts', async () => {
+    const memory = new InMemoryMemoryService();
+    await memory.addSessionToMemory(sessionWith('s1', [[{ text: 'secret plan', thought: true }, { text: 'public words' }]]));
+    expect(await ids(search(memory, 'secret'))).toEqual([]);
+    expect(await ids(search(memory, 'public'))).toEqual(['s1-e0']);
   });
 });

@@ -1,24 +1,22 @@
 import { cloneData } from '../content/cloneData.js';
 import type { Session } from '../sessions/session.js';
+import { memoryEntriesFromSession, memoryEntryText } from './memoryEntries.js';
 import type { MemoryEntry, MemoryService, SearchMemoryRequest, SearchMemoryResponse } from './memoryService.js';
 
 /**
- * Memory by keyword match, kept in this process: an event matches when it shares a word with the
- * query (case-insensitive). Good for tests and demos; use a vector store in production.
+ * Memory by keyword match, kept in this process: an event's text (`memoryEntriesFromSession`)
+ * matches when it shares a word with the query (case-insensitive). Good for tests and demos; in
+ * production implement `MemoryService` over a vector store (see `memoryEntriesFromSession`).
  */
 export class InMemoryMemoryService implements MemoryService {
-  private readonly bySession = new Map<string, { appName: string; userId: string; entries: MemoryEntry[] }>();
+  // Each entry with its words, found once when the session is added rather than on every search.
+  private readonly bySession = new Map<string, { appName: string; userId: string; entries: { entry: MemoryEntry; words: Set<string> }[] }>();
 
   async addSessionToMemory(session: Session): Promise<void> {
-    const entries: MemoryEntry[] = [];
-    for (const event of session.events) {
-      if (!event.content?.parts?.some((p) => p.text)) continue;
-      entries.push({ id: event.id, content: cloneData(event.content), author: event.author, timestamp: event.timestamp });
-    }
     this.bySession.set(`${session.appName}\u0000${session.userId}\u0000${session.id}`, {
       appName: session.appName,
       userId: session.userId,
-      entries,
+      entries: memoryEntriesFromSession(session).map((entry) => ({ entry, words: words(memoryEntryText(entry)) })),
     });
   }
 
@@ -28,14 +26,12 @@ export class InMemoryMemoryService implements MemoryService {
     if (queryWords.size === 0) return { memories };
     for (const stored of this.bySession.values()) {
       if (stored.appName !== request.appName || stored.userId !== request.userId) continue;
-      for (const entry of stored.entries) {
-        const text = (entry.content.parts ?? []).map((p) => p.text ?? '').join(' ');
-        for (const word of words(text))
-          if (queryWords.has(word)) {
+      for (const { entry, words: entryWords } of stored.entries)
+        for (const word of queryWords)
+          if (entryWords.has(word)) {
             memories.push(cloneData(entry));
             break;
           }
-      }
     }
     return { memories };
   }
