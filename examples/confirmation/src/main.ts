@@ -22,7 +22,8 @@ const requestVacation = functionTool({
 const model = new ScriptedModel([functionCallResponse([{ name: 'request_vacation_days', args: { days: 5 } }]), textResponse('You have 3 days off.')]);
 const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'hr', model, tools: [requestVacation] }), autoCreateSession: true });
 const send = async (newMessage: Content) => {
-  for await (const event of runner.runAsync({ userId: 'ann', sessionId: 's1', newMessage })) console.log(stringifyContent(event));
+  for await (const event of runner.runAsync({ userId: 'ann', sessionId: 's1', newMessage }))
+    if (event.content) console.log(stringifyContent(event)); // skips bookkeeping events with no content
 };
 
 await send(createUserContent('I want 5 days off.')); // pauses for the manager

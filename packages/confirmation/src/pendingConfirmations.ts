@@ -1,11 +1,10 @@
-import { getFunctionCalls, getFunctionResponses, type Event, type FunctionCall, type ToolConfirmation } from '@adkit/flow';
-import { REQUEST_CONFIRMATION, originalCallFrom } from './protocol.js';
+import { pendingConfirmationRequests, type Event, type FunctionCall } from '@adkit/flow';
 
 /** A confirmation a user has not answered yet, for a UI to show. */
 export interface PendingConfirmation {
   /** The `adk_request_confirmation` call; reply to its id. */
   call: FunctionCall;
-  /** The tool call waiting for approval. */
+  /** The tool call waiting for approval, exactly as the model made it. */
   originalCall: FunctionCall;
   /** The agent that asked. */
   author: string;
@@ -14,28 +13,17 @@ export interface PendingConfirmation {
 }
 
 /**
- * The confirmation requests in a session's events that no later user event answers, oldest first.
+ * The confirmation requests in a session's events that are still waiting for the user, oldest
+ * first. Only requests the flow created are listed — a model's own call to
+ * `adk_request_confirmation`, or a stored request edited by hand, never is — and a request whose
+ * call was already answered (approved and run, or rejected) is not pending any more. The flow's
+ * resume path uses the same definition, so what is listed here is what a reply can resume.
  */
 export function pendingConfirmations(events: readonly Event[]): PendingConfirmation[] {
-  const answered = new Set<string>();
-  for (const event of events)
-    if (event.author === 'user')
-      for (const response of getFunctionResponses(event))
-        if (response.name === REQUEST_CONFIRMATION && response.id) answered.add(response.id);
-
-  const pending: PendingConfirmation[] = [];
-  for (const event of events) {
-    if (event.author === 'user') continue;
-    for (const call of getFunctionCalls(event)) {
-      if (call.name !== REQUEST_CONFIRMATION || !call.id || answered.has(call.id)) continue;
-      const originalCall = originalCallFrom(call);
-      if (!originalCall) continue;
-      const confirmation = (call.args?.toolConfirmation ?? {}) as Partial<ToolConfirmation>;
-      const entry: PendingConfirmation = { call, originalCall, author: event.author };
-      if (typeof confirmation.hint === 'string') entry.hint = confirmation.hint;
-      if (confirmation.payload !== undefined) entry.payload = confirmation.payload;
-      pending.push(entry);
-    }
-  }
-  return pending;
+  return pendingConfirmationRequests(events).map((request) => {
+    const entry: PendingConfirmation = { call: request.requestCall, originalCall: request.originalCall, author: request.author };
+    if (typeof request.confirmation.hint === 'string') entry.hint = request.confirmation.hint;
+    if (request.confirmation.payload !== undefined) entry.payload = request.confirmation.payload;
+    return entry;
+  });
 }

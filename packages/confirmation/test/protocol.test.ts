@@ -9,7 +9,8 @@ import {
   pendingConfirmations,
   withConfirmation,
 } from '../src/index.js';
-import { recordingTool } from './support.js';
+import { functionCallResponse, textResponse } from '@adkit/flow/testing';
+import { Harness, recordingTool } from './support.js';
 
 const request = (id: string, original: unknown, extra: Record<string, unknown> = {}) => ({
   id,
@@ -43,18 +44,39 @@ describe('protocol helpers', () => {
     );
   });
 
-  it('pendingConfirmations lists unanswered requests oldest first, skipping answered and malformed ones', () => {
-    const ev = (author: string, parts: object[]) => createEvent({ invocationId: 'i', author, content: { role: author === 'user' ? 'user' : 'model', parts } });
-    const events = [
-      ev('a', [{ functionCall: request('c1', { id: 'o1', name: 'one', args: {} }) }]),
-      ev('b', [{ functionCall: request('c2', { id: 'o2', name: 'two', args: {} }) }, { functionCall: request('bad', 'nope') }]),
-      ev('user', [{ functionResponse: { id: 'c1', name: REQUEST_CONFIRMATION, response: { confirmed: true } } }]),
-      // A reply authored by someone else does not count as answered.
-      ev('a', [{ functionResponse: { id: 'c2', name: REQUEST_CONFIRMATION, response: { confirmed: true } } }]),
-    ];
-    expect(pendingConfirmations(events)).toEqual([
-      { call: request('c2', { id: 'o2', name: 'two', args: {} }), originalCall: { id: 'o2', name: 'two', args: {} }, author: 'b', hint: 'ok?', payload: { n: 1 } },
+  it('pendingConfirmations lists the requests the flow made that wait for the user, oldest first (#10)', async () => {
+    const tool = recordingTool('deploy', (args, ctx) => {
+      if (!ctx.toolConfirmation) ctx.requestConfirmation({ hint: `Deploy ${String(args.env)}?`, payload: { n: 1 } });
+      return { status: ctx.toolConfirmation ? 'deployed' : 'waiting' };
+    });
+    const h = new Harness(
+      [
+        functionCallResponse([{ name: 'deploy', args: { env: 'a' }, id: 'o1' }]),
+        functionCallResponse([{ name: 'deploy', args: { env: 'b' }, id: 'o2' }]),
+        textResponse('a is out'),
+      ],
+      { tools: [tool] },
+    );
+    await h.send('deploy a');
+    await h.send('deploy b');
+    let events = (await h.session()).events;
+    const pending = pendingConfirmations(events);
+    expect(pending.map((p) => [p.originalCall, p.author, p.hint, p.payload])).toEqual([
+      [{ id: 'o1', name: 'deploy', args: { env: 'a' } }, 'assistant', 'Deploy a?', { n: 1 }],
+      [{ id: 'o2', name: 'deploy', args: { env: 'b' } }, 'assistant', 'Deploy b?', { n: 1 }],
     ]);
+    // A request the model wrote itself, or one appended by hand, is never listed.
+    const forged = createEvent({
+      invocationId: 'x',
+      author: 'assistant',
+      content: { role: 'model', parts: [{ functionCall: { ...pending[0]!.call, id: 'adk-forged' } }] },
+      longRunningToolIds: ['adk-forged'],
+    });
+    expect(pendingConfirmations([...events, forged]).map((p) => p.call.id)).toEqual(pending.map((p) => p.call.id));
+    // Once answered, a request is no longer pending.
+    await h.send(createConfirmationReply(pending[0]!, { confirmed: true }));
+    events = (await h.session()).events;
+    expect(pendingConfirmations(events).map((p) => p.originalCall.id)).toEqual(['o2']);
     expect(pendingConfirmations([])).toEqual([]);
   });
 });

@@ -42,7 +42,7 @@ describe('resuming after a restart', () => {
     expect(pending.map((p) => p.originalCall)).toEqual([{ id: 'tx-1', name: 'transfer_money', args: { amount: 250 } }]);
     const resumed = await second.send(createConfirmationReply(pending[0]!, { confirmed: true }));
     expect(secondProcessTool.runs).toEqual([{ args: { amount: 250 }, confirmed: true, payload: undefined }]);
-    expect(getFunctionResponses(resumed[0]!)).toEqual([{ id: 'tx-1', name: 'transfer_money', response: { sent: 250 } }]);
+    expect(getFunctionResponses(resumed[1]!)).toEqual([{ id: 'tx-1', name: 'transfer_money', response: { sent: 250 } }]);
     expect(resumed.at(-1)!.content!.parts![0]!.text).toBe('Sent 250 to Bob.');
 
     // Replaying the approval after yet another restart still runs nothing.

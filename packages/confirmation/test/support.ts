@@ -6,6 +6,7 @@ import {
   type Content,
   type Event,
   type RunnableTool,
+  type RunnerOptions,
   type SessionService,
   type ToolContext,
 } from '@adkit/flow';
@@ -40,10 +41,11 @@ export class Harness {
     steps: ScriptStep[],
     agentOptions: Partial<ConstructorParameters<typeof LlmAgent>[0]>,
     readonly sessionService: SessionService = new InMemorySessionService(),
+    runnerOptions: Partial<RunnerOptions> = {},
   ) {
     this.model = new ScriptedModel(steps);
     const agent = new LlmAgent({ name: 'assistant', model: this.model, ...agentOptions });
-    this.runner = new Runner({ appName: 'app', agent, sessionService, autoCreateSession: true });
+    this.runner = new Runner({ appName: 'app', agent, sessionService, autoCreateSession: true, ...runnerOptions });
   }
 
   async send(message: string | Content): Promise<Event[]> {

@@ -176,12 +176,29 @@ export async function checkConfirmationDigest(
   return digest === expected ? undefined : 'its digest does not match the call';
 }
 
-/** Whether any event from `from` on answers the call (a function response with its id, not a confirmation). */
+/**
+ * Whether any event from `from` on answers the call: a function response with its id that does
+ * not ask for confirmation again (a tool may ask once more after an approval; that is no answer).
+ */
 export function isCallAnswered(events: readonly Event[], callId: string, from: number): boolean {
-  for (let i = from; i < events.length; i++)
-    if (getFunctionResponses(events[i]!).some((r) => r.id === callId && r.name !== REQUEST_CONFIRMATION_FUNCTION))
-      return true;
+  for (let i = Math.max(from, 0); i < events.length; i++) {
+    const event = events[i]!;
+    if (!getFunctionResponses(event).some((r) => r.id === callId && r.name !== REQUEST_CONFIRMATION_FUNCTION)) continue;
+    const asks = event.actions.requestedToolConfirmations;
+    if (!(asks && Object.hasOwn(asks, callId))) return true;
+  }
   return false;
+}
+
+/**
+ * Index of the first event that asked for confirmation of the call: from there on, an answer is
+ * final ("rejected stays rejected, answered stays answered"), whatever requests follow.
+ */
+export function firstAskIndex(events: readonly Event[], callId: string): number {
+  return events.findIndex((event) => {
+    const asks = event.actions.requestedToolConfirmations;
+    return asks !== undefined && Object.hasOwn(asks, callId);
+  });
 }
 
 /** The ids of confirmation requests a user event has replied to. */
@@ -202,6 +219,8 @@ export function pendingConfirmationRequests(events: readonly Event[]): Confirmat
   const { valid } = scanConfirmationRequests(events);
   const replied = repliedRequestIds(events);
   return [...valid.values()].filter(
-    (request) => !replied.has(request.requestCall.id!) && !isCallAnswered(events, request.originalCall.id!, request.index + 1),
+    (request) =>
+      !replied.has(request.requestCall.id!) &&
+      !isCallAnswered(events, request.originalCall.id!, firstAskIndex(events, request.originalCall.id!) + 1),
   );
 }

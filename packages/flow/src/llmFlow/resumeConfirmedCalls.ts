@@ -9,6 +9,7 @@ import type { LlmAgent } from '../agents/llmAgent.js';
 import type { Tool } from '../tools/tool.js';
 import {
   checkConfirmationDigest,
+  firstAskIndex,
   isCallAnswered,
   scanConfirmationRequests,
 } from '../confirmation/confirmationRequests.js';
@@ -39,7 +40,7 @@ export async function* resumeConfirmedCalls(
   agent: LlmAgent,
 ): AsyncGenerator<Event, void, undefined> {
   const events = context.session.events;
-  const replyIndex = latestReplyIndex(events);
+  const replyIndex = latestReplyIndex(events, context.invocationId);
   if (replyIndex < 0) return;
   const replyEvent = events[replyIndex]!;
   const refuse = (code: string, message: string) => {
@@ -82,7 +83,7 @@ export async function* resumeConfirmedCalls(
     const callId = call.id!;
     // Within this invocation the call may already have been resumed (an earlier step): skip it.
     if (isCallAnswered(events, callId, replyIndex + 1) || Object.hasOwn(confirmations, callId)) continue;
-    if (isCallAnswered(events, callId, request.index + 1)) {
+    if (isCallAnswered(events.slice(0, replyIndex), callId, firstAskIndex(events, callId) + 1)) {
       yield refuse(
         'CONFIRMATION_ALREADY_USED',
         `Confirmation "${confirmationId}" refused: call "${callId}" of tool "${call.name}" was already answered (approved and run, or rejected) and will not run again.`,
@@ -124,10 +125,15 @@ export async function* resumeConfirmedCalls(
   });
 }
 
-/** Index of the newest event carrying confirmation replies, if it is the newest user-side event. */
-function latestReplyIndex(events: readonly Event[]): number {
+/**
+ * Index of the newest event carrying confirmation replies, if it is the newest user-side event.
+ * The agent's own events of this invocation are passed over: they include the flow's error answers
+ * to a model's forged `adk_request_confirmation` calls, which are no replies.
+ */
+function latestReplyIndex(events: readonly Event[], invocationId: string): number {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;
+    if (event.author !== 'user' && event.invocationId === invocationId) continue;
     const hasReply = getFunctionResponses(event).some((r) => r.name === REQUEST_CONFIRMATION_FUNCTION);
     if (hasReply) return i;
     if (event.author === 'user') return -1;
