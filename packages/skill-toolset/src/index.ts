@@ -1,2 +1,25 @@
 // The public API of @adkit/skill-toolset. Every line here is an API decision.
-export {};
+export type { SkillToolset, SkillToolsetOptions } from './skillToolset.js';
+export { skillToolset, additionalToolNames } from './skillToolset.js';
+export type { SkillSource, SkillSourceCallOptions, LoadResourceOptions, SkillLogger } from './skillSource.js';
+export { DEFAULT_MAX_RESOURCE_BYTES } from './skillSource.js';
+export type { FileSystemSource, FileSystemSourceOptions } from './fileSystemSource.js';
+export { fileSystemSource } from './fileSystemSource.js';
+export type { InMemorySkill, InMemorySourceOptions } from './inMemorySource.js';
+export { inMemorySource } from './inMemorySource.js';
+export type { MergedSourceOptions } from './mergedSource.js';
+export { mergedSource } from './mergedSource.js';
+export type { SkillFrontmatter } from './skillFrontmatter.js';
+export { FRONTMATTER_FIELDS, SKILL_LIMITS } from './skillFrontmatter.js';
+export type { ParsedSkillMd } from './parseSkillMd.js';
+export { parseSkillMd, MAX_FRONTMATTER_LENGTH } from './parseSkillMd.js';
+export { formatSkillMd } from './formatSkillMd.js';
+export type { ValidateFrontmatterOptions, ValidatedFrontmatter } from './validateFrontmatter.js';
+export { validateFrontmatter, ADDITIONAL_TOOLS_KEY } from './validateFrontmatter.js';
+export { parseAllowedTools } from './parseAllowedTools.js';
+export { skillsToXml } from './skillsToXml.js';
+export { DEFAULT_SKILL_SYSTEM_INSTRUCTION } from './systemInstruction.js';
+export type { LoadedSkills } from './loadedSkills.js';
+export { loadedSkillsKey, readLoadedSkills } from './loadedSkills.js';
+export type { SkillErrorCode } from './errors.js';
+export { SkillError, isSkillError } from './errors.js';

@@ -1,0 +1,80 @@
+import { parseDocument } from 'yaml';
+import { SkillError, isSkillError } from './errors.js';
+import type { SkillFrontmatter } from './skillFrontmatter.js';
+import { splitFrontmatter } from './splitFrontmatter.js';
+import { validateFrontmatter, type ValidateFrontmatterOptions } from './validateFrontmatter.js';
+
+/** The most frontmatter YAML a SKILL.md may have (characters); real ones have under 2,000. */
+export const MAX_FRONTMATTER_LENGTH = 64 * 1024;
+
+/** A parsed SKILL.md. */
+export interface ParsedSkillMd {
+  readonly frontmatter: SkillFrontmatter;
+  /** The markdown after the frontmatter, untrimmed (SK-4). */
+  readonly body: string;
+  /** What lenient mode let through; empty in strict mode. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Parses a SKILL.md: splits it (SK-4), reads the frontmatter with the `yaml` package (YAML 1.2
+ * core schema, unique keys, at most 100 aliases) and validates it (SK-2, SK-3). Throws a
+ * `SkillError` whose message says what is wrong. In lenient mode (the default) a frontmatter
+ * whose YAML does not parse is tried once more with the values that contain `": "` quoted (the
+ * common `description: Use when: …` mistake), with a warning.
+ */
+export function parseSkillMd(text: string, options: ValidateFrontmatterOptions = {}): ParsedSkillMd {
+  const split = splitFrontmatter(text, options);
+  const raw = readYaml(split.yaml, options.strict === true);
+  const validated = validateFrontmatter(raw.value, options);
+  return {
+    frontmatter: validated.frontmatter,
+    body: split.body,
+    warnings: [...split.warnings, ...raw.warnings, ...validated.warnings],
+  };
+}
+
+/** The frontmatter YAML as a value; lenient mode retries once with `": "` values quoted. */
+export function readYaml(yaml: string, strict: boolean): { value: unknown; warnings: string[] } {
+  if (yaml.length > MAX_FRONTMATTER_LENGTH)
+    throw new SkillError(
+      'SKILL_INVALID_FRONTMATTER',
+      `invalid frontmatter: it is longer than ${MAX_FRONTMATTER_LENGTH} characters; move long text into the body`,
+    );
+  try {
+    return { value: yamlValue(yaml), warnings: [] };
+  } catch (error) {
+    if (strict || !isSkillError(error)) throw error;
+    const quoted = quoteColonValues(yaml);
+    if (quoted === yaml) throw error;
+    try {
+      const value = yamlValue(quoted);
+      return { value, warnings: [`${error.message}; loaded after quoting the values that contain ": "`] };
+    } catch {
+      throw error;
+    }
+  }
+}
+
+function yamlValue(yaml: string): unknown {
+  const document = parseDocument(yaml, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  const first = document.errors[0];
+  if (first)
+    throw new SkillError('SKILL_INVALID_FRONTMATTER', `invalid frontmatter: parse frontmatter: ${firstLine(first.message)}`);
+  try {
+    return document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw new SkillError('SKILL_INVALID_FRONTMATTER', `invalid frontmatter: parse frontmatter: ${firstLine(String((error as Error).message))}`);
+  }
+}
+
+/** Top-level `key: value` lines whose plain value contains `": "`, with the value single-quoted. */
+function quoteColonValues(yaml: string): string {
+  return yaml.replace(/^([A-Za-z0-9_-]+):[ \t]+([^'"\s[{|>&*!%@`#][^\n\r]*?)[ \t]*(\r?)$/gm, (line, key: string, value: string, cr: string) =>
+    value.includes(': ') ? `${key}: '${value.replace(/'/g, "''")}'${cr}` : line,
+  );
+}
+
+function firstLine(message: string): string {
+  return message.split('\n', 1)[0]!.slice(0, 300);
+}

@@ -1,0 +1,55 @@
+import type { LlmRequest, Tool } from '@adkit/flow';
+import { ToolError, toFunctionName } from '@adkit/tool';
+import { allowedToolName } from './parseAllowedTools.js';
+
+/**
+ * The tool names a list of outside tool names grants: each name as written (the part before any
+ * `(…)` of an `allowed-tools` entry) and its function-name form (`toFunctionName`), so
+ * `"Azure MCP/documentation"` also matches a tool named `Azure_MCP_documentation`.
+ */
+export function grantedToolNames(entries: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const entry of entries) {
+    const name = allowedToolName(entry);
+    if (!name) continue;
+    names.add(name);
+    names.add(toFunctionName(name).name);
+  }
+  return names;
+}
+
+/**
+ * Replaces every tool in the request's dispatch table that `allowed` rejects with a stand-in that
+ * keeps its name, declaration and options but answers each call with the error `message(name)`
+ * (a `CALL_REJECTED` ToolError). Returns the names restricted. The model still sees the tools.
+ */
+export function restrictTools(request: LlmRequest, allowed: (name: string, tool: Tool) => boolean, message: (name: string) => string): string[] {
+  const table = request.tools as Record<string, Tool>;
+  const refused: string[] = [];
+  for (const [name, tool] of Object.entries(table)) {
+    if (allowed(name, tool)) continue;
+    table[name] = refusingTool(tool, message(name));
+    refused.push(name);
+  }
+  return refused;
+}
+
+/** The tool, except that `run` and `runStream` throw; every other member reads from the tool. */
+function refusingTool(tool: Tool, message: string): Tool {
+  const refuse = () => new ToolError(message, { code: 'CALL_REJECTED', toolName: tool.name });
+  return new Proxy(tool, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (key === 'run' && typeof value === 'function')
+        return async () => {
+          throw refuse();
+        };
+      if (key === 'runStream' && typeof value === 'function')
+        return async function* () {
+          throw refuse();
+        };
+      // Bound to the tool itself, so methods that use private fields keep working.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
