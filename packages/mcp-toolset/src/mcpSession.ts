@@ -16,6 +16,9 @@ export interface SessionSettings {
   readonly requestTimeoutMs: number;
 }
 
+/** Transports given as instances: each can start once. */
+const usedTransports = new WeakSet<Transport>();
+
 /** A server listing more pages than this, or repeating a cursor, is refused (MCP-5). */
 const MAX_PAGES = 1_000;
 
@@ -61,9 +64,14 @@ export class McpSession {
       }
       return McpSession.connect(new SSEClientTransport(url, init), settings);
     }
-    const factory = (server as { transport: Transport | (() => Transport | Promise<Transport>) }).transport;
-    const transport = typeof factory === 'function' ? await factory() : factory;
-    return McpSession.connect(transport, settings);
+    const given = (server as { transport: Transport | (() => Transport | Promise<Transport>) }).transport;
+    if (typeof given === 'function') return McpSession.connect(await given(), settings);
+    if (usedTransports.has(given))
+      throw new Error(
+        'the transport instance served a connection already and cannot start again; pass a function returning a new transport, e.g. {transport: () => new WebSocketClientTransport(url)}, so the toolset can reconnect',
+      );
+    usedTransports.add(given);
+    return McpSession.connect(given, settings);
   }
 
   private static async connect(transport: Transport, settings: SessionSettings): Promise<McpSession> {
@@ -74,6 +82,16 @@ export class McpSession {
     };
     client.onerror = (error) => {
       session.lastError = error;
+      // A stdio server whose message overflowed the SDK's 10 MB read buffer is broken; the SDK
+      // closes it gently (stdin, then 2 s, SIGTERM, 2 s) while it keeps writing. Stop it now.
+      const pid = session.pid;
+      if (pid !== undefined && error.message.startsWith('ReadBuffer exceeded')) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       session.tools = undefined;
