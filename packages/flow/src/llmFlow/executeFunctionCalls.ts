@@ -1,6 +1,7 @@
 import pLimit from 'p-limit';
 import { callTool, resultAsJson, type ToolCallbacks, type ToolOutcome } from './callTool.js';
 import { cloneData } from '../content/cloneData.js';
+import { exceedsDepth, MAX_VALUE_DEPTH } from '../content/valueDepth.js';
 import type { FunctionCall, Part } from '../content/content.js';
 import { callSignal, RunAbortedError, untilAborted } from './deadline.js';
 import { errorMessage } from '../errors.js';
@@ -114,7 +115,20 @@ async function executeCall(
   const id = call.id ?? '';
   const tool = Object.hasOwn(batch.tools, call.name) ? batch.tools[call.name] : undefined;
   const actions = createEventActions();
-  const record = (outcome: ToolOutcome, respond = true, paused = false): CallRecord => ({ call, tool, outcome, respond, paused, actions });
+  const record = (outcome: ToolOutcome, respond = true, paused = false): CallRecord => {
+    // State a store could not hold is refused here, as an error the model sees (#9 point 8).
+    if (exceedsDepth(actions.stateDelta, MAX_VALUE_DEPTH + 1)) {
+      actions.stateDelta = {};
+      return {
+        call,
+        tool,
+        outcome: { error: new Error(`Tool "${call.name}" wrote state nested deeper than ${MAX_VALUE_DEPTH} levels; the change was not saved.`) },
+        respond: true,
+        actions,
+      };
+    }
+    return { call, tool, outcome, respond, paused, actions };
+  };
   const refusal = batch.refusals?.get(id);
   if (refusal !== undefined) return record({ error: new Error(refusal) });
 
