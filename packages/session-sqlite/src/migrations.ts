@@ -49,6 +49,30 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX adkit_events_by_session ON adkit_events (app_name, user_id, session_id, seq);
     `,
   },
+  {
+    version: 2,
+    description: 'session versions (optimistic concurrency, loading only newer events)',
+    // Every create and append takes the next number from adkit_version_counter: a session's
+    // version is the number of its last write, an event's version the number of the append that
+    // stored it, and `incarnation` the number of the create (tells a session from one created again
+    // under a deleted one's id). Old rows: events keep their seq, sessions the seq of their last event.
+    up: `
+      CREATE TABLE adkit_version_counter (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        last INTEGER NOT NULL
+      ) STRICT;
+      INSERT INTO adkit_version_counter (id, last) VALUES (1, (SELECT coalesce(max(seq), 0) FROM adkit_events));
+      ALTER TABLE adkit_sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE adkit_sessions ADD COLUMN incarnation INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE adkit_events ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+      UPDATE adkit_events SET version = seq;
+      UPDATE adkit_sessions SET version = coalesce(
+        (SELECT max(e.seq) FROM adkit_events e
+         WHERE e.app_name = adkit_sessions.app_name AND e.user_id = adkit_sessions.user_id AND e.session_id = adkit_sessions.id),
+        0);
+      CREATE INDEX adkit_events_by_version ON adkit_events (app_name, user_id, session_id, version);
+    `,
+  },
 ];
 
 /**

@@ -1,12 +1,19 @@
 import Database from 'better-sqlite3';
 import {
   applyEventToSession,
+  checkSessionVersion,
   ConfigError,
+  decodeStoredEvent,
+  deepFreeze,
+  encodeStoredEvent,
   isAdkitError,
   mergeScopedState,
   newId,
+  selectEvents,
   SessionError,
+  SessionEventCache,
   splitStateDelta,
+  toJsonText,
   withoutTempState,
   type CreateSessionRequest,
   type Event,
@@ -16,8 +23,6 @@ import {
   type SessionKey,
   type SessionService,
 } from '@adkit/flow';
-import { decodeEvent, encodeEvent } from './eventFormat.js';
-import { toJsonText } from './jsonText.js';
 import { MIGRATIONS, migrate } from './migrations.js';
 
 /** Options of `SqliteSessionService`. */
@@ -26,6 +31,12 @@ export interface SqliteSessionServiceOptions {
   path: string;
   /** How long a write waits for another connection's lock before failing, in ms. Default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * How many sessions' decoded events to keep between calls, least recently used first out. A
+   * cached session loads only the rows written since (by any process), so a turn costs the same
+   * at 10 events as at 5,000. 0 keeps nothing: every read decodes the whole session. Default 256.
+   */
+  cachedSessions?: number;
 }
 
 type State = Record<string, unknown>;
@@ -35,26 +46,41 @@ interface SessionRow {
   id: string;
   state: string;
   update_time: number;
+  version: number;
+  incarnation: number;
+}
+
+interface SessionRowWithScopes extends SessionRow {
+  app_state: string | null;
+  user_state: string | null;
 }
 
 interface EventRow {
   seq: number;
   id: string;
+  version: number;
   format: number;
   data: string;
 }
+
+const STORE = '@adkit/session-sqlite';
+const SESSION_COLUMNS = 'user_id, id, state, update_time, version, incarnation';
 
 /**
  * Sessions in a SQLite file, with the in-memory service's semantics (TC-13: `app:` and `user:`
  * state shared, `temp:` keys and partial events never stored) and durable across restarts.
  * Every write is one transaction; the file is in WAL mode, so readers do not block the writer,
- * and several services (in one process or many) may share it. Call `close()` when done.
+ * and several services (in one process or many) may share it. Each session has a version:
+ * appending through a stale session fails with `SESSION_CONFLICT`, so two writers never
+ * interleave one history. Recently used sessions stay decoded in memory (`cachedSessions`), and a
+ * read loads only newer rows. Call `close()` when done.
  */
 export class SqliteSessionService implements SessionService {
   private db: Database.Database | undefined;
   private readonly location: string;
   /** Prepared once per service, by SQL text. */
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly cache: SessionEventCache;
 
   constructor(options: SqliteSessionServiceOptions) {
     if (typeof options?.path !== 'string' || options.path === '')
@@ -64,7 +90,11 @@ export class SqliteSessionService implements SessionService {
     const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)
       throw new ConfigError(`SqliteSessionService: busyTimeoutMs must be a whole number of milliseconds, 0 or more; got ${String(busyTimeoutMs)}.`);
+    const cachedSessions = options.cachedSessions ?? 256;
+    if (!Number.isInteger(cachedSessions) || cachedSessions < 0)
+      throw new ConfigError(`SqliteSessionService: cachedSessions must be a whole number, 0 or more; got ${String(cachedSessions)}.`);
     this.location = `"${options.path}"`;
+    this.cache = new SessionEventCache(cachedSessions);
 
     let db: Database.Database | undefined;
     try {
@@ -86,16 +116,17 @@ export class SqliteSessionService implements SessionService {
     const scoped = splitStateDelta(request.state);
     jsonOrThrow(`Cannot create session "${id}"`, () => toJsonText(mergeScopedState(scoped), 'state'));
     const sessionState = JSON.stringify(scoped.session);
-    return this.write('createSession', () => {
+    const session = this.write('createSession', () => {
       if (this.sessionRow(key))
         throw new SessionError(
           `Session "${id}" already exists for app "${request.appName}" and user "${request.userId}"; pass another sessionId or omit it.`,
         );
       this.mergeSharedState(request.appName, request.userId, scoped);
       const now = Date.now();
+      const version = this.nextVersion();
       this.sql(
-        'INSERT INTO adkit_sessions (app_name, user_id, id, state, create_time, update_time) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(request.appName, request.userId, id, sessionState, now, now);
+        'INSERT INTO adkit_sessions (app_name, user_id, id, state, create_time, update_time, version, incarnation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(request.appName, request.userId, id, sessionState, now, now, version, version);
       return {
         id,
         appName: request.appName,
@@ -103,21 +134,25 @@ export class SqliteSessionService implements SessionService {
         state: this.mergedState(request.appName, request.userId, parseState(sessionState)),
         events: [],
         lastUpdateTime: now,
+        version,
       };
     });
+    this.cache.set(cacheKey(key), { incarnation: session.version, version: session.version, events: [] });
+    return session;
   }
 
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     return this.read('getSession', () => {
-      const row = this.sessionRow(request);
+      const row = this.sql(
+        `SELECT ${SESSION_COLUMNS},
+           (SELECT state FROM adkit_app_states WHERE app_name = s.app_name) AS app_state,
+           (SELECT state FROM adkit_user_states WHERE app_name = s.app_name AND user_id = s.user_id) AS user_state
+         FROM adkit_sessions s WHERE app_name = ? AND user_id = ? AND id = ?`,
+      ).get(request.appName, request.userId, request.sessionId) as SessionRowWithScopes | undefined;
       if (!row) return undefined;
       return {
-        id: row.id,
-        appName: request.appName,
-        userId: row.user_id,
-        state: this.mergedState(request.appName, row.user_id, parseState(row.state)),
-        events: this.events(request),
-        lastUpdateTime: row.update_time,
+        ...this.toSession(request.appName, row, parseState(row.app_state ?? undefined), parseState(row.user_state ?? undefined)),
+        events: this.events(request, row),
       };
     });
   }
@@ -126,18 +161,19 @@ export class SqliteSessionService implements SessionService {
     return this.read('listSessions', () => {
       const rows = (
         request.userId === undefined
-          ? this.sql('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? ORDER BY rowid').all(request.appName)
-          : this.sql('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? AND user_id = ? ORDER BY rowid')
-              .all(request.appName, request.userId)
+          ? this.sql(`SELECT ${SESSION_COLUMNS} FROM adkit_sessions WHERE app_name = ? ORDER BY rowid`).all(request.appName)
+          : this.sql(`SELECT ${SESSION_COLUMNS} FROM adkit_sessions WHERE app_name = ? AND user_id = ? ORDER BY rowid`).all(
+              request.appName,
+              request.userId,
+            )
       ) as SessionRow[];
-      return rows.map((row) => ({
-        id: row.id,
-        appName: request.appName,
-        userId: row.user_id,
-        state: this.mergedState(request.appName, row.user_id, parseState(row.state)),
-        events: [],
-        lastUpdateTime: row.update_time,
-      }));
+      const appState = this.appState(request.appName);
+      const userStates = new Map<string, State>();
+      return rows.map((row) => {
+        let userState = userStates.get(row.user_id);
+        if (!userState) userStates.set(row.user_id, (userState = this.userState(request.appName, row.user_id)));
+        return this.toSession(request.appName, row, appState, userState);
+      });
     });
   }
 
@@ -147,6 +183,7 @@ export class SqliteSessionService implements SessionService {
       this.sql('DELETE FROM adkit_events WHERE app_name = ? AND user_id = ? AND session_id = ?').run(...key);
       this.sql('DELETE FROM adkit_sessions WHERE app_name = ? AND user_id = ? AND id = ?').run(...key);
     });
+    this.cache.delete(cacheKey(request));
   }
 
   async appendEvent(session: Session, event: Event): Promise<Event> {
@@ -155,34 +192,40 @@ export class SqliteSessionService implements SessionService {
     const context = `Cannot append event "${String(event?.id)}" to session "${session.id}"`;
     checkEventShape(event, context);
     const stored = withoutTempState(event);
-    const encoded = jsonOrThrow(context, () => encodeEvent(stored));
+    const encoded = jsonOrThrow(context, () => encodeStoredEvent(stored));
     const scoped = splitStateDelta(stored.actions.stateDelta);
-    this.write('appendEvent', () => {
-      const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+    const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+    const { row, version } = this.write('appendEvent', () => {
       const row = this.sessionRow(key);
       if (!row)
         throw new SessionError(
           `Cannot append to session "${session.id}" of app "${session.appName}": it does not exist (deleted, or never created with createSession).`,
         );
+      checkSessionVersion(session, row.version);
       this.mergeSharedState(session.appName, session.userId, scoped);
-      this.sql('UPDATE adkit_sessions SET state = ?, update_time = ? WHERE app_name = ? AND user_id = ? AND id = ?').run(
-        JSON.stringify({ ...parseState(row.state), ...scoped.session }),
+      const version = this.nextVersion();
+      this.sql('UPDATE adkit_sessions SET state = ?, update_time = ?, version = ? WHERE app_name = ? AND user_id = ? AND id = ?').run(
+        Object.keys(scoped.session).length > 0 ? JSON.stringify({ ...parseState(row.state), ...scoped.session }) : row.state,
         event.timestamp,
+        version,
         session.appName,
         session.userId,
         session.id,
       );
       this.sql(
-        'INSERT INTO adkit_events (app_name, user_id, session_id, id, timestamp, format, data) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).run(session.appName, session.userId, session.id, event.id, event.timestamp, encoded.format, encoded.data);
+        'INSERT INTO adkit_events (app_name, user_id, session_id, id, timestamp, format, data, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(session.appName, session.userId, session.id, event.id, event.timestamp, encoded.format, encoded.data, version);
+      return { row, version };
     });
-    applyEventToSession(session, event);
+    this.cache.appended(cacheKey(key), row.incarnation, row.version, version, deepFreeze(JSON.parse(encoded.data) as Event));
+    applyEventToSession(session, event, version);
     return event;
   }
 
   /** Closes the database. Later calls fail with a clear error; closing twice is fine. */
   async close(): Promise<void> {
     this.statements.clear();
+    this.cache.clear();
     this.db?.close();
     this.db = undefined;
   }
@@ -226,24 +269,70 @@ export class SqliteSessionService implements SessionService {
     }
   }
 
-  private sessionRow(key: SessionKey): SessionRow | undefined {
-    return this.sql('SELECT user_id, id, state, update_time FROM adkit_sessions WHERE app_name = ? AND user_id = ? AND id = ?')
-      .get(key.appName, key.userId, key.sessionId) as SessionRow | undefined;
+  /** The next version number, shared by every session in the file; call inside a write. */
+  private nextVersion(): number {
+    return this.sql('UPDATE adkit_version_counter SET last = last + 1 WHERE id = 1 RETURNING last').pluck().get() as number;
   }
 
-  private events(request: GetSessionRequest): Event[] {
+  private sessionRow(key: SessionKey): SessionRow | undefined {
+    return this.sql(`SELECT ${SESSION_COLUMNS} FROM adkit_sessions WHERE app_name = ? AND user_id = ? AND id = ?`).get(
+      key.appName,
+      key.userId,
+      key.sessionId,
+    ) as SessionRow | undefined;
+  }
+
+  private toSession(appName: string, row: SessionRow, appState: State, userState: State): Session {
+    return {
+      id: row.id,
+      appName,
+      userId: row.user_id,
+      state: mergeScopedState({ app: appState, user: userState, session: parseState(row.state) }),
+      events: [],
+      lastUpdateTime: row.update_time,
+      version: row.version,
+    };
+  }
+
+  /**
+   * The session's events for `request`, inside the read transaction that read `row`. A session
+   * this service holds in its cache loads only the rows newer than the cached version; others are
+   * loaded whole and cached, unless the request filters them (then only what it asks for is read).
+   */
+  private events(request: GetSessionRequest, row: SessionRow): Event[] {
+    const key = cacheKey(request);
+    let entry = this.cache.get(key, row.incarnation);
+    const filtered = request.numRecentEvents !== undefined || request.afterTimestamp !== undefined;
+    if (!entry && filtered) return this.filteredEvents(request);
+    if (!entry || entry.version !== row.version) {
+      const rows = this.sql(
+        'SELECT seq, id, version, format, data FROM adkit_events WHERE app_name = ? AND user_id = ? AND session_id = ? AND version > ? ORDER BY version',
+      ).all(request.appName, request.userId, request.sessionId, entry?.version ?? -1) as EventRow[];
+      const loaded = rows.map((event) => this.decode(event, request.sessionId));
+      entry ??= { incarnation: row.incarnation, version: row.version, events: [] };
+      for (const event of loaded) entry.events.push(event);
+      entry.version = row.version;
+      this.cache.set(key, entry);
+    }
+    return selectEvents(entry.events, request);
+  }
+
+  /** Only the events a filtered request asks for, read directly (same results as `selectEvents`). */
+  private filteredEvents(request: GetSessionRequest): Event[] {
     const { numRecentEvents: recent, afterTimestamp: after } = request;
-    // Same results as InMemorySessionService: filter by time, then keep the newest N (N <= 0: none).
     if (recent !== undefined && !(recent > 0)) return [];
     if (after !== undefined && Number.isNaN(after)) return [];
     const limit = recent === undefined || !Number.isFinite(recent) || Math.trunc(recent) === 0 ? -1 : Math.trunc(recent);
     const rows = this.sql(
-        `SELECT seq, id, format, data FROM adkit_events
+      `SELECT seq, id, version, format, data FROM adkit_events
          WHERE app_name = ? AND user_id = ? AND session_id = ? AND (? IS NULL OR timestamp >= ?)
          ORDER BY seq DESC LIMIT ?`,
-      )
-      .all(request.appName, request.userId, request.sessionId, after ?? null, after ?? null, limit) as EventRow[];
-    return rows.reverse().map((row) => decodeEvent(row, `Event "${row.id}" (row ${row.seq}) of session "${request.sessionId}"`));
+    ).all(request.appName, request.userId, request.sessionId, after ?? null, after ?? null, limit) as EventRow[];
+    return rows.reverse().map((event) => this.decode(event, request.sessionId));
+  }
+
+  private decode(row: EventRow, sessionId: string): Event {
+    return decodeStoredEvent(row, `Event "${row.id}" (row ${row.seq}) of session "${sessionId}"`, STORE);
   }
 
   private mergeSharedState(appName: string, userId: string, scoped: { app: State; user: State }): void {
@@ -271,6 +360,11 @@ export class SqliteSessionService implements SessionService {
       this.sql('SELECT state FROM adkit_user_states WHERE app_name = ? AND user_id = ?').pluck().get(appName, userId) as string | undefined,
     );
   }
+}
+
+/** The cache's key for a session. */
+function cacheKey(key: SessionKey): string {
+  return `${key.appName}\u0000${key.userId}\u0000${key.sessionId}`;
 }
 
 /** Runs a JSON encoder, turning its TypeError into a SessionError that says what to store instead. */

@@ -115,6 +115,26 @@ describe('schema v1 / event format v1 fixture', () => {
   });
 });
 
+describe('schema v2 / event format v1 fixture', () => {
+  it('reads sessions with their versions, and keeps counting versions from where v2 left off', async () => {
+    const service = openService(restore('schema-v2.sql'));
+    const ada = (await service.getSession(trip1))!;
+    expect(ada).toMatchObject({ version: 6, lastUpdateTime: 1_700_000_200_000, state: { status: 'done', 'user:home': 'Bern', 'app:season': 'winter' } });
+    expect(ada.events.map((e) => e.id)).toEqual(['e1', 'e2', 'e3', 'e4', 'e6']);
+    const cy = (await service.getSession({ appName: 'travel', userId: 'cy', sessionId: 'trip-3' }))!;
+    expect(cy).toMatchObject({ version: 8, state: { destination: 'Oslo', 'app:currency': 'EUR', 'app:season': 'winter' } });
+    expect(cy.events.map((e) => e.content?.parts?.[0]?.text)).toEqual(['Hej']);
+
+    const stale = (await service.getSession(trip1))!;
+    await service.appendEvent(ada, createEvent({ id: 'e8', invocationId: 'inv-6', author: 'user' }));
+    expect(ada.version).toBe(9);
+    await expect(service.appendEvent(stale, createEvent({ id: 'e9', invocationId: 'inv-6', author: 'user' }))).rejects.toMatchObject({
+      code: 'SESSION_CONFLICT',
+    });
+    expect((await service.getSession(trip1))!.events.map((e) => e.id)).toEqual(['e1', 'e2', 'e3', 'e4', 'e6', 'e8']);
+  });
+});
+
 describe('event rows the reader must refuse', () => {
   const cases: [string, string, string][] = [
     [

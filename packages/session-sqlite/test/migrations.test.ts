@@ -30,9 +30,9 @@ const version = (db: Database.Database) => db.prepare('SELECT version FROM adkit
 const tables = (db: Database.Database) =>
   db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
 
-/** A stand-in for the next schema step, to test the upgrade path from v1. */
-const v2: Migration = {
-  version: 2,
+/** A stand-in for the next schema step, to test the upgrade path past the latest one. */
+const next: Migration = {
+  version: MIGRATIONS.length + 1,
   description: 'events by invocation',
   up: 'CREATE INDEX adkit_events_by_invocation ON adkit_events (app_name, user_id, session_id, json_extract(data, \'$.invocationId\'));',
 };
@@ -43,7 +43,7 @@ describe('migrations', () => {
     new SqliteSessionService({ path }).close();
     const db = raw();
     expect(version(db)).toBe(MIGRATIONS.length);
-    expect(tables(db)).toEqual(['adkit_app_states', 'adkit_events', 'adkit_schema', 'adkit_sessions', 'adkit_user_states']);
+    expect(tables(db)).toEqual(['adkit_app_states', 'adkit_events', 'adkit_schema', 'adkit_sessions', 'adkit_user_states', 'adkit_version_counter']);
   });
 
   it('runs each step once: reopening a file changes nothing', async () => {
@@ -54,24 +54,47 @@ describe('migrations', () => {
     expect(await second.getSession({ appName: 'a', userId: 'u', sessionId: 's' })).toBeDefined();
     await first.close();
     await second.close();
-    expect(version(raw())).toBe(1);
+    expect(version(raw())).toBe(MIGRATIONS.length);
   });
 
   it('upgrades a v1 database step by step, keeping its data', async () => {
     const { path, raw } = scratchDb('schema-v1.sql');
     const db = raw();
-    migrate(db, [...MIGRATIONS, v2], '"test"');
-    expect(version(db)).toBe(2);
+    migrate(db, [...MIGRATIONS, next], '"test"');
+    expect(version(db)).toBe(MIGRATIONS.length + 1);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'adkit_events_by_invocation'").pluck().get()).toBe('adkit_events_by_invocation');
-    migrate(db, [...MIGRATIONS, v2], '"test"');
-    expect(version(db)).toBe(2);
+    migrate(db, [...MIGRATIONS, next], '"test"');
+    expect(version(db)).toBe(MIGRATIONS.length + 1);
     expect(db.prepare('SELECT count(*) FROM adkit_events').pluck().get()).toBe(5);
     db.close();
 
-    // This release knows only v1, so the upgraded file is now "from the future".
+    // This release knows only the versions up to MIGRATIONS.length: the upgraded file is "from the future".
     expect(() => new SqliteSessionService({ path })).toThrow(
-      `Database "${path}" has session schema version 2, but this @adkit/session-sqlite knows versions up to 1: it was written by a newer release. Upgrade @adkit/session-sqlite to open it.`,
+      `Database "${path}" has session schema version ${MIGRATIONS.length + 1}, but this @adkit/session-sqlite knows versions up to ${MIGRATIONS.length}: it was written by a newer release. Upgrade @adkit/session-sqlite to open it.`,
     );
+  });
+
+  it('v2: versions old sessions from their events, so stale copies are refused and new writes count on', async () => {
+    const { path, raw } = scratchDb('schema-v1.sql');
+    const service = new SqliteSessionService({ path });
+    onTestFinished(() => service.close());
+    const db = raw();
+    expect(version(db)).toBe(2);
+    expect(db.prepare('SELECT id, version, incarnation FROM adkit_sessions ORDER BY rowid').all()).toEqual([
+      { id: 'trip-1', version: 4, incarnation: 0 },
+      { id: 'trip-2', version: 5, incarnation: 0 },
+    ]);
+    expect(db.prepare('SELECT version FROM adkit_events ORDER BY seq').pluck().all()).toEqual([1, 2, 3, 4, 5]);
+    const key = { appName: 'travel', userId: 'ada', sessionId: 'trip-1' };
+    const session = (await service.getSession(key))!;
+    const stale = (await service.getSession(key))!;
+    expect(session.version).toBe(4);
+    await service.appendEvent(session, { id: 'e6', invocationId: 'i', author: 'user', timestamp: 1, actions: { stateDelta: {}, artifactDelta: {} } });
+    expect(session.version).toBe(6);
+    await expect(service.appendEvent(stale, { id: 'e7', invocationId: 'i', author: 'user', timestamp: 2, actions: { stateDelta: {}, artifactDelta: {} } })).rejects.toMatchObject({
+      code: 'SESSION_CONFLICT',
+    });
+    expect((await service.getSession(key))!.events.map((e) => e.id)).toEqual(['e1', 'e2', 'e3', 'e4', 'e6']);
   });
 
   it('refuses a database from a newer release with a clear error, and leaves it untouched', () => {
@@ -86,7 +109,7 @@ describe('migrations', () => {
     expect(isAdkitError(error)).toBe(true);
     expect(error).toMatchObject({
       code: 'SESSION_ERROR',
-      message: `Database "${path}" has session schema version 7, but this @adkit/session-sqlite knows versions up to 1: it was written by a newer release. Upgrade @adkit/session-sqlite to open it.`,
+      message: `Database "${path}" has session schema version 7, but this @adkit/session-sqlite knows versions up to ${MIGRATIONS.length}: it was written by a newer release. Upgrade @adkit/session-sqlite to open it.`,
     });
     const db = raw();
     expect(version(db)).toBe(7);
@@ -96,17 +119,18 @@ describe('migrations', () => {
   it('a failing step rolls back the whole upgrade', () => {
     const { raw } = scratchDb('schema-v1.sql');
     const db = raw();
-    const broken: Migration = { version: 2, description: 'half done', up: 'CREATE TABLE adkit_extra (x TEXT); CREATE TABLE oops (' };
+    const broken: Migration = { version: MIGRATIONS.length + 1, description: 'half done', up: 'CREATE TABLE adkit_extra (x TEXT); CREATE TABLE oops (' };
     expect(() => migrate(db, [...MIGRATIONS, broken], '"test.db"')).toThrow(
-      'Could not migrate database "test.db" to session schema version 2 (half done): incomplete input. Nothing was changed.',
+      `Could not migrate database "test.db" to session schema version ${MIGRATIONS.length + 1} (half done): incomplete input. Nothing was changed.`,
     );
     expect(version(db)).toBe(1);
+    expect(tables(db)).not.toContain('adkit_version_counter');
     expect(tables(db)).not.toContain('adkit_extra');
   });
 
   it('refuses a migration list that skips or repeats a version', () => {
     const { raw } = scratchDb();
-    expect(() => migrate(raw(), [MIGRATIONS[0]!, { ...v2, version: 3 }], '"x"')).toThrow(
+    expect(() => migrate(raw(), [MIGRATIONS[0]!, { ...next, version: 3 }], '"x"')).toThrow(
       'migration #1 has version 3; versions must run 1, 2, 3, …',
     );
   });

@@ -2,7 +2,10 @@
 // missing or wrong options, a file that is not a database, a missing directory, data JSON cannot
 // keep (dates, maps, BigInt, NaN, functions, cycles), events without id, timestamp or actions.
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createEvent, isAdkitError, type Event, type EventInit, type Session } from '@adkit/flow';
 import { fullEvent, runSessionServiceSuite } from '../../flow/test/support/sessionServiceSuite.js';
@@ -10,7 +13,9 @@ import { SqliteSessionService, type SqliteSessionServiceOptions } from '../src/s
 import { holdWriteLock } from './support/lockHolder.js';
 import { tempDir } from './support/tempDir.js';
 
-// Bad input tried: options without a path, an empty path, a bad busyTimeoutMs; a file that is not
+// Bad input tried: options without a path, an empty path, a bad busyTimeoutMs or cachedSessions;
+// rows rewritten behind the service's back (the cache must not re-read them); two processes
+// appending to one session at once; a session deleted and created again by another service; a file that is not
 // a database, a directory that does not exist; state and events holding a Date, a Map, a class
 // instance, a BigInt, NaN, a function, a cycle, undefined in an array; an event without a
 // timestamp; a closed service; a write lock held by another thread past busyTimeoutMs.
@@ -48,6 +53,25 @@ function scratch() {
     return service;
   };
   return { path, file: temp.file, open };
+}
+
+interface WorkerResult {
+  conflicts: number;
+  error?: { code: string; message: string };
+}
+
+/** Starts one appendWorker.mjs process per writer, lets them go at once, and collects their results. */
+async function runWorkers(path: string, sessionId: string, writers: string[], count: number): Promise<WorkerResult[]> {
+  const worker = fileURLToPath(new URL('./support/appendWorker.mjs', import.meta.url));
+  const children = writers.map((writer) => {
+    const child = spawn(process.execPath, [worker, path, sessionId, writer, String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    onTestFinished(() => void child.kill());
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    return { child, next: async () => (await lines.next()).value as string };
+  });
+  for (const { next } of children) expect(await next()).toBe('ready');
+  for (const { child } of children) child.stdin.write('go\n');
+  return Promise.all(children.map(async ({ next }) => JSON.parse(await next()) as WorkerResult));
 }
 
 const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (thrown: unknown) => thrown);
@@ -122,27 +146,53 @@ describe('SqliteSessionService', () => {
   });
 
   describe('two services on one file', () => {
-    it('interleaved appends keep the order of the calls, and every state change', async () => {
+    it('each service sees the other\'s appends; a session loaded before them is refused, never interleaved', async () => {
       const { open } = scratch();
       const one = open();
       const two = open();
       const created = await one.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
       const seenByTwo = (await two.getSession(key(created)))!;
+      await one.appendEvent(created, event({ id: 'by-one', actions: { stateDelta: { n: 1, 'app:last': 'one' } } }));
 
-      const appends: Promise<Event>[] = [];
-      for (let i = 0; i < 20; i++) {
-        const [service, session] = i % 2 === 0 ? [one, created] : [two, seenByTwo];
-        appends.push(
-          service.appendEvent(session, event({ id: `e${i}`, actions: { stateDelta: { [`by${i % 2}`]: i, 'app:last': i, 'user:count': i } } })),
-        );
-      }
-      await Promise.all(appends);
-
+      await expect(two.appendEvent(seenByTwo, event({ id: 'by-two' }))).rejects.toMatchObject({ code: 'SESSION_CONFLICT' });
+      const reloaded = (await two.getSession(key(created)))!;
+      expect(reloaded.events.map((e) => e.id)).toEqual(['by-one']);
+      await two.appendEvent(reloaded, event({ id: 'by-two', actions: { stateDelta: { n: 2 } } }));
       for (const reader of [one, two]) {
         const stored = (await reader.getSession(key(created)))!;
-        expect(stored.events.map((e) => e.id)).toEqual(Array.from({ length: 20 }, (_, i) => `e${i}`));
-        expect(stored.state).toEqual({ by0: 18, by1: 19, 'app:last': 19, 'user:count': 19 });
+        expect(stored.events.map((e) => e.id)).toEqual(['by-one', 'by-two']);
+        expect(stored.state).toEqual({ n: 2, 'app:last': 'one' });
+        expect(stored.version).toBe(reloaded.version);
       }
+    });
+
+    it('two processes appending to one session at once: exactly one conflict, one event stored', { timeout: 30_000 }, async () => {
+      const { path, open } = scratch();
+      await open().createSession({ appName: 'shop', userId: 'ada', sessionId: 'race' });
+      const results = await runWorkers(path, 'race', ['A', 'B'], 1);
+      expect(results.map((r) => r.conflicts).sort()).toEqual([0, 1]);
+      const loser = results.find((r) => r.conflicts === 1)!;
+      expect(loser.error).toMatchObject({ code: 'SESSION_CONFLICT' });
+      expect(loser.error!.message).toMatch(/another runner or process appended to it first/);
+      const stored = (await open().getSession({ appName: 'shop', userId: 'ada', sessionId: 'race' }))!;
+      const winner = results[0]!.conflicts === 0 ? 'A' : 'B';
+      expect(stored.events.map((e) => e.id)).toEqual([`${winner}-0`]);
+      expect(stored.state).toEqual({ [`last-${winner}`]: 0, 'app:last': `${winner}-0` });
+    });
+
+    it('two processes appending 30 events each, retrying on conflict: all 60 stored once, each writer in order', { timeout: 30_000 }, async () => {
+      const { path, open } = scratch();
+      await open().createSession({ appName: 'shop', userId: 'ada', sessionId: 'busy' });
+      const results = await runWorkers(path, 'busy', ['A', 'B'], 30);
+      const stored = (await open().getSession({ appName: 'shop', userId: 'ada', sessionId: 'busy' }))!;
+      const ids = stored.events.map((e) => e.id);
+      expect(ids).toHaveLength(60);
+      expect(new Set(ids).size).toBe(60);
+      for (const writer of ['A', 'B'])
+        expect(ids.filter((id) => id.startsWith(`${writer}-`))).toEqual(Array.from({ length: 30 }, (_, i) => `${writer}-${i}`));
+      expect(stored.state).toEqual({ 'last-A': 29, 'last-B': 29, 'app:last': ids.at(-1) });
+      // Each conflict cost a retry, never a lost or doubled event.
+      expect(results.every((r) => r.error === undefined)).toBe(true);
     });
 
     it('a write waits for another connection to release its lock, then goes through', async () => {
@@ -174,6 +224,102 @@ describe('SqliteSessionService', () => {
       expect(await service.getSession(key(session))).toMatchObject({ state: { n: 0 }, events: [] });
       await service.appendEvent(session, event({ id: 'retried' }));
       expect(session.events.map((e) => e.id)).toEqual(['retried']);
+    });
+  });
+
+  describe('decoded-event cache (issue #15: a turn loads only rows newer than what the service holds)', () => {
+    /** Rewrites the stored text of an event behind the services' backs. */
+    const tamper = (path: string, id: string, text: string) => {
+      const raw = new Database(path);
+      raw.prepare("UPDATE adkit_events SET data = json_set(data, '$.content.parts[0].text', ?) WHERE id = ?").run(text, id);
+      raw.close();
+    };
+    const texts = (session: Session | undefined) => session!.events.map((e) => e.content?.parts?.[0]?.text);
+    const said = (id: string, text: string) => event({ id, content: { role: 'user', parts: [{ text }] } });
+
+    it('reads an old row once: later reads load only the rows appended since, by any service', async () => {
+      const { path, open } = scratch();
+      const reader = open();
+      const writer = open();
+      const session = await writer.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      await writer.appendEvent(session, said('e1', 'original'));
+      expect(texts(await reader.getSession(key(session)))).toEqual(['original']);
+
+      tamper(path, 'e1', 'rewritten');
+      await writer.appendEvent(session, said('e2', 'second'));
+      // The reader held e1 and loaded only e2; a service that held nothing reads the row as it is now.
+      expect(texts(await reader.getSession(key(session)))).toEqual(['original', 'second']);
+      expect(texts(await open().getSession(key(session)))).toEqual(['rewritten', 'second']);
+    });
+
+    it('cachedSessions: 0 decodes every row on every read', async () => {
+      const { path, open } = scratch();
+      const service = open({ cachedSessions: 0 });
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      await service.appendEvent(session, said('e1', 'original'));
+      expect(texts(await service.getSession(key(session)))).toEqual(['original']);
+      tamper(path, 'e1', 'rewritten');
+      expect(texts(await service.getSession(key(session)))).toEqual(['rewritten']);
+    });
+
+    it('forgets the least recently used session past cachedSessions', async () => {
+      const { path, open } = scratch();
+      const service = open({ cachedSessions: 1 });
+      const a = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 'a' });
+      const b = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 'b' });
+      await service.appendEvent(a, said('a1', 'a original'));
+      await service.appendEvent(b, said('b1', 'b original'));
+      await service.getSession(key(a));
+      tamper(path, 'a1', 'a rewritten');
+      expect(texts(await service.getSession(key(a)))).toEqual(['a original']);
+      await service.getSession(key(b)); // pushes a out
+      expect(texts(await service.getSession(key(a)))).toEqual(['a rewritten']);
+    });
+
+    it('a session deleted and created again by another service is read afresh, not mixed with the old events', async () => {
+      const { open } = scratch();
+      const reader = open();
+      const other = open();
+      const old = await other.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      await other.appendEvent(old, said('old-1', 'old'));
+      await other.appendEvent(old, said('old-2', 'old'));
+      expect((await reader.getSession(key(old)))!.events).toHaveLength(2);
+
+      await other.deleteSession(key(old));
+      const fresh = await other.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      for (const id of ['new-1', 'new-2', 'new-3']) await other.appendEvent(fresh, said(id, 'new'));
+      expect((await reader.getSession(key(fresh)))!.events.map((e) => e.id)).toEqual(['new-1', 'new-2', 'new-3']);
+    });
+
+    it('a filtered read of a session it does not hold reads only the rows asked for; of one it holds, filters in memory', async () => {
+      const { path, open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      for (const [id, timestamp] of [['e1', 1000], ['e2', 2000], ['e3', 3000]] as const) await service.appendEvent(session, event({ id, timestamp }));
+      const cold = open();
+      const raw = new Database(path);
+      raw.prepare("UPDATE adkit_events SET data = 'not json' WHERE id = 'e1'").run();
+      raw.close();
+      // e1 is broken, but a cold reader asking for the newest two never reads it.
+      expect((await cold.getSession({ ...key(session), numRecentEvents: 2 }))!.events.map((e) => e.id)).toEqual(['e2', 'e3']);
+      await expect(cold.getSession(key(session))).rejects.toThrow('Event "e1" (row 1) of session "s" holds invalid JSON; the database is damaged.');
+      // The writer holds all three, decoded when they were appended.
+      expect((await service.getSession({ ...key(session), afterTimestamp: 1500 }))!.events.map((e) => e.id)).toEqual(['e2', 'e3']);
+      expect((await service.getSession(key(session)))!.events.map((e) => e.id)).toEqual(['e1', 'e2', 'e3']);
+    });
+
+    it('events read from the cache are frozen and shared, and each read gets its own array', async () => {
+      const { open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      await service.appendEvent(session, said('e1', 'hi'));
+      const first = (await service.getSession(key(session)))!;
+      const second = (await service.getSession(key(session)))!;
+      expect(first.events[0]).toBe(second.events[0]);
+      expect(Object.isFrozen(first.events[0]!.content!.parts![0])).toBe(true);
+      first.events.pop();
+      expect(second.events).toHaveLength(1);
+      expect((await service.getSession(key(session)))!.events).toHaveLength(1);
     });
   });
 
@@ -210,6 +356,8 @@ describe('SqliteSessionService', () => {
         [{ path: '' }, "SqliteSessionService needs a path: pass { path: 'sessions.db' } for a file, or { path: ':memory:' } for a private in-memory database."],
         [{ path: ':memory:', busyTimeoutMs: -1 }, 'SqliteSessionService: busyTimeoutMs must be a whole number of milliseconds, 0 or more; got -1.'],
         [{ path: ':memory:', busyTimeoutMs: 1.5 }, 'SqliteSessionService: busyTimeoutMs must be a whole number of milliseconds, 0 or more; got 1.5.'],
+        [{ path: ':memory:', cachedSessions: -1 }, 'SqliteSessionService: cachedSessions must be a whole number, 0 or more; got -1.'],
+        [{ path: ':memory:', cachedSessions: Number.NaN }, 'SqliteSessionService: cachedSessions must be a whole number, 0 or more; got NaN.'],
       ];
       for (const [options, message] of bad) {
         let error: unknown;
@@ -291,6 +439,20 @@ describe('SqliteSessionService', () => {
       await expect(service.appendEvent(session, event({ id: 'u', longRunningToolIds: ['a', undefined as unknown as string] }))).rejects.toThrow(
         'Cannot append event "u" to session "s": event.longRunningToolIds[1] is undefined inside an array; use null. Session data must be plain JSON.',
       );
+    });
+
+    it('refuses a value nested 10,000 levels deep without exhausting the stack, and stores nothing', async () => {
+      const { open } = scratch();
+      const service = open();
+      const session = await service.createSession({ appName: 'shop', userId: 'ada', sessionId: 's' });
+      let deep: Record<string, unknown> = {};
+      for (let i = 0; i < 10_000; i++) deep = { a: deep };
+      const error = await rejection(service.appendEvent(session, event({ id: 'deep', actions: { stateDelta: { deep } } })));
+      expect(error).toMatchObject({ code: 'SESSION_ERROR' });
+      expect((error as Error).message).toMatch(
+        /^Cannot append event "deep" to session "s": event\.actions\.stateDelta\.deep\.a\.a[.a]*… nests deeper than 108 levels; flatten the data\. Session data must be plain JSON\.$/,
+      );
+      expect(await service.getSession(key(session))).toMatchObject({ events: [], state: {} });
     });
 
     it('TC-13: temp: keys may hold anything, since they are never stored', async () => {
