@@ -7,6 +7,8 @@ export interface FixtureStep {
   fixture: string;
   /** Write only this many SSE events, then hold the connection open until the client leaves. */
   pauseAfterEvents?: number;
+  /** Write only this many SSE events, then destroy the socket: a connection cut mid-stream. */
+  destroyAfterEvents?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
 }
@@ -20,8 +22,16 @@ export interface ResponseStep {
   json?: unknown;
   /** SSE `data:` payloads (objects are JSON-encoded), sent as `text/event-stream`. */
   sse?: unknown[];
+  /**
+   * A body sent as is: an HTML page, or an SSE text (a truncated copy of a fixture). With a
+   * `text/event-stream` content type it is written event by event, like a fixture.
+   */
+  body?: string;
+  /** The content type of `body` (default `text/plain`). */
+  contentType?: string;
   headers?: Record<string, string>;
   pauseAfterEvents?: number;
+  destroyAfterEvents?: number;
 }
 
 /** One scripted answer: a fixture name, a fixture step, or a hand-written response. */
@@ -57,6 +67,8 @@ export interface ReplayServer {
   enqueue(...steps: ReplayStep[]): void;
   /** How many scripted steps have not been served yet. */
   remaining(): number;
+  /** How many streams held by `pauseAfterEvents` are still open (the client has not left). */
+  heldStreams(): number;
   /** Throws unless every step was served and nothing unexpected arrived. */
   assertDone(): void;
   close(): Promise<void>;
@@ -66,7 +78,7 @@ export interface ReplayServer {
 export interface ReplayServerOptions {
   /** The steps to serve, in order (more can be added with `enqueue`). */
   script?: ReplayStep[];
-  /** Milliseconds between the TCP writes of an SSE body (default 1). */
+  /** Milliseconds between the TCP writes of an SSE body (default 1; 0 writes without waiting). */
   writeDelayMs?: number;
 }
 
@@ -80,6 +92,14 @@ interface PreparedStep {
   chunks: string[];
   sse: boolean;
   pauseAfterEvents?: number;
+  destroyAfterEvents?: number;
+}
+
+function endings(step: Pick<FixtureStep, 'pauseAfterEvents' | 'destroyAfterEvents'>): Pick<PreparedStep, 'pauseAfterEvents' | 'destroyAfterEvents'> {
+  return {
+    ...(step.pauseAfterEvents !== undefined ? { pauseAfterEvents: step.pauseAfterEvents } : {}),
+    ...(step.destroyAfterEvents !== undefined ? { destroyAfterEvents: step.destroyAfterEvents } : {}),
+  };
 }
 
 function prepare(step: ReplayStep): PreparedStep {
@@ -96,23 +116,21 @@ function prepare(step: ReplayStep): PreparedStep {
       headers: step.headers ?? {},
       chunks: sse ? splitSseEvents(text) : [text],
       sse,
-      ...(step.pauseAfterEvents !== undefined ? { pauseAfterEvents: step.pauseAfterEvents } : {}),
+      ...endings(step),
     };
   }
   const status = step.status ?? 200;
-  const sse = step.sse !== undefined;
-  return {
-    label: `status ${status}`,
-    endpoint: step.endpoint,
-    status,
-    contentType: sse ? 'text/event-stream' : 'application/json',
-    headers: step.headers ?? {},
-    chunks: sse
-      ? step.sse!.map((payload) => `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`)
-      : [JSON.stringify(step.json ?? {})],
-    sse,
-    ...(step.pauseAfterEvents !== undefined ? { pauseAfterEvents: step.pauseAfterEvents } : {}),
-  };
+  const base = { label: `status ${status}`, endpoint: step.endpoint, status, headers: step.headers ?? {}, ...endings(step) };
+  if (step.body !== undefined) {
+    const contentType = step.contentType ?? 'text/plain';
+    const sse = contentType.startsWith('text/event-stream');
+    return { ...base, contentType, chunks: sse ? splitSseEvents(step.body) : [step.body], sse };
+  }
+  if (step.sse !== undefined) {
+    const chunks = step.sse.map((payload) => `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`);
+    return { ...base, contentType: 'text/event-stream', chunks, sse: true };
+  }
+  return { ...base, contentType: 'application/json', chunks: [JSON.stringify(step.json ?? {})], sse: false };
 }
 
 function describe(step: PreparedStep): string {
@@ -149,20 +167,31 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
   let closing = false;
 
   async function writeSse(res: ServerResponse, step: PreparedStep): Promise<void> {
-    const limit = step.pauseAfterEvents ?? step.chunks.length;
+    const limit = step.destroyAfterEvents ?? step.pauseAfterEvents ?? step.chunks.length;
+    let clientLeft = false;
+    res.on('close', () => {
+      clientLeft = true;
+      held.delete(res);
+    });
     for (const event of step.chunks.slice(0, limit)) {
       const bytes = Buffer.from(event, 'utf8');
       const middle = Math.max(1, Math.floor(bytes.length / 2));
       for (const piece of [bytes.subarray(0, middle), bytes.subarray(middle)]) {
         if (res.destroyed || piece.length === 0) continue;
         res.write(piece);
-        await delay(writeDelayMs);
+        if (writeDelayMs > 0) await delay(writeDelayMs);
       }
+    }
+    if (step.destroyAfterEvents !== undefined) {
+      // Let the written events reach the client, then cut the connection without ending the body.
+      res.flushHeaders();
+      await delay(Math.max(writeDelayMs, 5));
+      res.socket?.destroy();
+      return;
     }
     if (step.pauseAfterEvents !== undefined) {
       // Hold the stream open: the client is expected to abort; `close()` ends it otherwise.
-      held.add(res);
-      res.on('close', () => held.delete(res));
+      if (!clientLeft) held.add(res);
       return;
     }
     res.end();
@@ -224,6 +253,7 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
       script.push(...steps.map(prepare));
     },
     remaining: () => script.length,
+    heldStreams: () => held.size,
     assertDone() {
       const problems: string[] = [];
       for (const r of unexpected) problems.push(`unexpected request ${r.method} ${r.path}`);

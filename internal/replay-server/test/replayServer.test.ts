@@ -163,6 +163,67 @@ describe('startReplayServer', () => {
     expect(received.join('')).toBe(events.slice(0, 2).join(''));
   });
 
+  it('serves a body as is: an HTML page, and a truncated SSE copy of a fixture event by event', async () => {
+    const file = 'openai-chat--tool-call-stream.1.sse';
+    const truncated = splitSseEvents(fixtureText(file)).slice(0, 3).join('');
+    server = await startReplayServer({
+      script: [
+        { endpoint: '/chat/completions', body: '<!DOCTYPE html><html><body>Bad gateway</body></html>', contentType: 'text/html' },
+        { endpoint: '/chat/completions', body: truncated, contentType: 'text/event-stream' },
+      ],
+    });
+    const page = await post(`${server.openaiBaseURL}/chat/completions`, {});
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html');
+    expect(page.text).toBe('<!DOCTYPE html><html><body>Bad gateway</body></html>');
+    const streamed = await post(`${server.openaiBaseURL}/chat/completions`, {});
+    expect(streamed.headers['content-type']).toBe('text/event-stream');
+    expect(streamed.text).toBe(truncated);
+    expect(streamed.chunks.length).toBeGreaterThanOrEqual(6);
+    server.assertDone();
+  });
+
+  it('destroyAfterEvents cuts the connection mid-stream after that many events', async () => {
+    const file = 'openai-chat--tool-call-stream.1.sse';
+    server = await startReplayServer({ script: [{ fixture: file, destroyAfterEvents: 2 }] });
+    const received: string[] = [];
+    const outcome = await new Promise<string>((resolve) => {
+      const req = request(`${server!.openaiBaseURL}/chat/completions`, { method: 'POST' }, (res) => {
+        res.on('data', (chunk: Buffer) => received.push(chunk.toString('utf8')));
+        res.on('end', () => resolve('end'));
+        res.on('error', (error) => resolve(`error ${error.message}`));
+      });
+      req.on('error', (error) => resolve(`request error ${error.message}`));
+      req.end('{}');
+    });
+    // The body never ended normally: the client sees the socket go away.
+    expect(outcome).toBe('error aborted');
+    expect(received.join('')).toBe(splitSseEvents(fixtureText(file)).slice(0, 2).join(''));
+    server.assertDone();
+  });
+
+  it('heldStreams() counts the streams held open until their client leaves', async () => {
+    server = await startReplayServer({ script: [{ fixture: 'openai-chat--tool-call-stream.2.sse', pauseAfterEvents: 1 }] });
+    const until = async (done: () => boolean) => {
+      for (const start = Date.now(); !done() && Date.now() - start < 2000; ) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const controller = new AbortController();
+    const left = new Promise<void>((resolve) => {
+      const req = request(`${server!.openaiBaseURL}/chat/completions`, { method: 'POST', signal: controller.signal }, (res) => {
+        res.resume();
+        res.on('error', () => resolve());
+      });
+      req.on('error', () => resolve());
+      req.end('{}');
+    });
+    await until(() => server!.heldStreams() === 1);
+    expect(server.heldStreams()).toBe(1);
+    controller.abort();
+    await left;
+    await until(() => server!.heldStreams() === 0);
+    expect(server.heldStreams()).toBe(0);
+  });
+
   it('close() ends a held stream', async () => {
     server = await startReplayServer({ script: [{ fixture: 'gemini--function-call-stream.3.sse', pauseAfterEvents: 1 }] });
     const ended = post(`${server.url}/v1beta/models/m:streamGenerateContent?alt=sse`, {}).then(
