@@ -1,0 +1,242 @@
+// One call (MCP-7, HC-2): timeout, cancellation, progress, results, confirmation. SDK-built
+// servers in memory. Bad input tried: a tool that never answers, a run aborted mid-call, progress
+// past its total with a 5,000-character message, structured content with "__proto__" keys and
+// base64 images, audio for a model that cannot take it, a confirmation provider that throws.
+import { createLlmRequest, type ProgressReport, type ToolContext } from '@adkit/flow';
+import { createToolContext } from '@adkit/flow/testing';
+import { withConfirmation } from '@adkit/confirmation';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { mcpToolset, type McpTool, type McpToolset, type McpToolsetOptions } from '../src/index.js';
+import { inMemoryServer } from './support/sdkServers.js';
+
+interface Observed {
+  cancelled: string[];
+  calls: string[];
+}
+
+const PNG = Buffer.from('PNG: fake image bytes').toString('base64');
+const WAV = Buffer.from('RIFF fake audio bytes').toString('base64');
+
+function testServer(observed: Observed): McpServer {
+  const server = new McpServer({ name: 'calls', version: '1.0.0' });
+  const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
+  server.registerTool('ping', { description: 'Answers pong.' }, async () => {
+    observed.calls.push('ping');
+    return text('pong');
+  });
+  server.registerTool('hang', { description: 'Never answers.' }, async (extra) => {
+    observed.calls.push('hang');
+    await new Promise<void>((resolve) =>
+      extra.signal.addEventListener('abort', () => {
+        observed.cancelled.push(String(extra.signal.reason));
+        resolve();
+      }),
+    );
+    return text('too late');
+  });
+  server.registerTool('steps', { description: 'Reports progress.' }, async (extra) => {
+    const token = extra._meta?.progressToken;
+    const report = async (progress: number, message?: string) => {
+      if (token !== undefined)
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress, total: 3, ...(message ? { message } : {}) },
+        });
+    };
+    await report(1);
+    await report(2, 'two of three');
+    await report(7, 'y'.repeat(5_000)); // past the total, and long
+    return text('done');
+  });
+  server.registerTool('media', { description: 'An image and a sound.' }, async () => ({
+    content: [
+      { type: 'text', text: 'Here:' },
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+      { type: 'audio', data: WAV, mimeType: 'audio/wav' },
+    ],
+  }));
+  server.registerTool(
+    'structured',
+    { description: 'Structured content.', outputSchema: { items: z.array(z.unknown()) } },
+    async () => {
+      const structured = JSON.parse(
+        `{"__proto__":{"polluted":true},"items":[{"type":"image","mimeType":"image/png","data":"${PNG}"},{"constructor":"x"}]}`,
+      ) as Record<string, unknown>;
+      return { content: [{ type: 'text', text: 'see structuredContent' }], structuredContent: structured };
+    },
+  );
+  server.registerTool('echo', { description: 'Echoes.', inputSchema: { value: z.string() } }, async ({ value }) => {
+    observed.calls.push(`echo ${value}`);
+    return text(value);
+  });
+  return server;
+}
+
+async function setup(options: McpToolsetOptions = {}) {
+  const observed: Observed = { cancelled: [], calls: [] };
+  const server = inMemoryServer(() => testServer(observed));
+  const toolset = mcpToolset(server, options);
+  const tools = new Map(((await toolset.tools(createToolContext())) as McpTool[]).map((tool) => [tool.name, tool]));
+  return { observed, server, toolset, tools: (name: string) => tools.get(name)! };
+}
+
+describe('timeouts and cancellation', () => {
+  it('a hanging tool fails after timeoutMs, the server is told to cancel, the connection stays usable', async () => {
+    const { observed, server, toolset, tools } = await setup({ timeoutMs: 150 });
+    expect(tools('hang').timeoutMs).toBe(150); // the flow enforces it too (untilAborted)
+    const started = Date.now();
+    await expect(tools('hang').run(createToolContext(), {})).rejects.toMatchObject({
+      code: 'TOOL_TIMEOUT',
+      message: 'Tool "hang" timed out after 150 ms.',
+    });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await waitFor(() => observed.cancelled.length === 1);
+    expect(observed.cancelled[0]).toMatch(/timed out/i);
+    expect(await tools('ping').run(createToolContext(), {})).toEqual({ output: 'pong' });
+    expect(server.connects).toBe(1);
+    await toolset.close();
+  });
+
+  it("the run's abort (ctx.signal) becomes an MCP cancellation", async () => {
+    const { observed, toolset, tools } = await setup();
+    const controller = new AbortController();
+    const call = tools('hang').run(createToolContext({ signal: controller.signal }), {});
+    await waitFor(() => observed.calls.includes('hang'));
+    controller.abort(new Error('user left'));
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED', message: 'The call to tool "hang" was cancelled.' });
+    await waitFor(() => observed.cancelled.length === 1);
+    expect(observed.cancelled[0]).toContain('user left');
+    await toolset.close();
+  });
+});
+
+describe('progress', () => {
+  it('server progress notifications become ctx.reportProgress reports (fraction clamped, long messages cut)', async () => {
+    const { toolset, tools } = await setup();
+    const reports: ProgressReport[] = [];
+    const result = await tools('steps').run(createToolContext({ onProgress: (report) => reports.push(report) }), {});
+    expect(result).toEqual({ output: 'done' });
+    expect(reports).toEqual([
+      { fraction: 1 / 3 },
+      { fraction: 2 / 3, message: 'two of three' },
+      { fraction: 1, message: `${'y'.repeat(1_000)}…` },
+    ]);
+    await toolset.close();
+  });
+});
+
+describe('results', () => {
+  it('structuredContent with "__proto__" keys pollutes nothing, and its base64 media become labels', async () => {
+    const { toolset, tools } = await setup();
+    const { output } = (await tools('structured').run(createToolContext(), {})) as { output: Record<string, unknown> };
+    // The SDK's result schema drops the "__proto__" key before the toolset sees it.
+    expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
+    expect(output.polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(output.items).toEqual<unknown[]>([
+      { type: 'image', mimeType: 'image/png', data: `[MCP image: mimeType="image/png", size=${Buffer.from(PNG, 'base64').length} bytes]` },
+      { constructor: 'x' },
+    ]);
+    await toolset.close();
+  });
+
+  it('images reach every model inline; audio only Gemini models; inlineMedia: false sends labels only', async () => {
+    const attached = async (options: McpToolsetOptions, model: string) => {
+      const { toolset, tools } = await setup(options);
+      const result = await tools('media').run(createToolContext({ functionCallId: 'm1' }), {});
+      const request = createLlmRequest({
+        model,
+        contents: [
+          { role: 'model', parts: [{ functionCall: { id: 'm1', name: 'media', args: {} } }] },
+          { role: 'user', parts: [{ functionResponse: { id: 'm1', name: 'media', response: result } }] },
+        ],
+      });
+      await toolset.processRequest(createToolContext(), request);
+      await toolset.close();
+      return { result, added: request.contents.slice(2) };
+    };
+    const openai = await attached({}, 'gpt-4.1-mini');
+    expect(openai.result).toEqual({
+      output: 'Here:\n[MCP image: mimeType="image/png", size=21 bytes]\n[MCP audio: mimeType="audio/wav", size=21 bytes]',
+    });
+    expect(openai.added).toEqual([
+      { role: 'user', parts: [{ text: '[MCP media returned by media (call m1)]' }, { inlineData: { mimeType: 'image/png', data: PNG } }] },
+    ]);
+    const gemini = await attached({}, 'gemini-2.5-flash');
+    expect(gemini.added[0]!.parts!.map((part) => part.inlineData?.mimeType)).toEqual([undefined, 'image/png', 'audio/wav']);
+    expect((await attached({ inlineMedia: false }, 'gemini-2.5-flash')).added).toEqual([]);
+    const onlyAudio = await attached({ inlineMedia: ({ kind }) => kind === 'audio' }, 'gpt-4o-audio');
+    expect(onlyAudio.added[0]!.parts!.map((part) => part.inlineData?.mimeType)).toEqual([undefined, 'audio/wav']);
+  });
+});
+
+describe('confirmation (HC-2, HC-11)', () => {
+  it('requireConfirmation: true asks first and sends nothing; approval runs the call; rejection refuses it', async () => {
+    const { observed, toolset, tools } = await setup({ requireConfirmation: true });
+    const first: ToolContext = createToolContext({ functionCallId: 'c1' });
+    await expect(tools('echo').run(first, { value: 'hi' })).rejects.toMatchObject({
+      code: 'CONFIRMATION_REQUIRED',
+      message: 'error tool "echo" requires confirmation, please approve or reject',
+    });
+    expect(first.actions.requestedToolConfirmations).toEqual({
+      c1: {
+        confirmed: false,
+        hint: 'Please approve or reject the tool call echo() by responding with a FunctionResponse with an expected ToolConfirmation payload.',
+      },
+    });
+    expect(observed.calls).toEqual([]);
+    expect(await tools('echo').run(createToolContext({ toolConfirmation: { confirmed: true } }), { value: 'hi' })).toEqual({ output: 'hi' });
+    await expect(tools('echo').run(createToolContext({ toolConfirmation: { confirmed: false } }), { value: 'no' })).rejects.toMatchObject({
+      code: 'CALL_REJECTED',
+      message: 'error tool "echo" call is rejected',
+    });
+    expect(observed.calls).toEqual(['echo hi']);
+    await toolset.close();
+  });
+
+  it('a provider decides per call from (toolName, raw args); one that throws fails the call, not the run', async () => {
+    const seen: unknown[] = [];
+    const { observed, toolset, tools } = await setup({
+      requireConfirmation: (name, args) => {
+        seen.push([name, args]);
+        if (args.value === 'boom') throw new Error('provider broke');
+        return args.value === 'delete';
+      },
+    });
+    expect(await tools('echo').run(createToolContext(), { value: 'read' })).toEqual({ output: 'read' });
+    await expect(tools('echo').run(createToolContext(), { value: 'delete' })).rejects.toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
+    await expect(tools('echo').run(createToolContext(), { value: 'boom' })).rejects.toThrow('provider broke');
+    expect(seen).toEqual([
+      ['echo', { value: 'read' }],
+      ['echo', { value: 'delete' }],
+      ['echo', { value: 'boom' }],
+    ]);
+    expect(observed.calls).toEqual(['echo read']);
+    await toolset.close();
+  });
+
+  it('withConfirmation wraps the toolset: same names and declarations, the gate before the server', async () => {
+    const { observed, toolset } = await setup();
+    const gated = withConfirmation(toolset, { require: (name: string) => name === 'echo' });
+    const tools = (await gated.tools(createToolContext())) as McpTool[];
+    const echo = tools.find((tool) => tool.name === 'echo')!;
+    const inner = ((await toolset.tools(createToolContext())) as McpTool[]).find((tool) => tool.name === 'echo')!;
+    expect(echo.declaration()).toEqual(inner.declaration());
+    await expect(echo.run(createToolContext(), { value: 'x' })).rejects.toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
+    expect(await tools.find((tool) => tool.name === 'ping')!.run(createToolContext(), {})).toEqual({ output: 'pong' });
+    expect(observed.calls).toEqual(['ping']);
+    await gated.close!();
+  });
+});
+
+async function waitFor(condition: () => boolean, ms = 2_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export type { McpToolset };
