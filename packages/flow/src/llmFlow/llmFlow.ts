@@ -38,7 +38,10 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
       lastWasPartial = event.partial === true;
       if (event.partial) continue;
       // An event that only carries actions (state of a tool that answers later) does not decide.
-      final = isActionsOnly(event) ? final || event.actions.skipSummarization === true : isFinalResponse(event);
+      // A call paused by a resumable tool marks its event long-running: the turn ends there.
+      final = isActionsOnly(event)
+        ? final || event.actions.skipSummarization === true || (event.longRunningToolIds?.length ?? 0) > 0
+        : isFinalResponse(event);
       last = event;
     }
     if (context.signal.aborted || context.endInvocation || !last || lastWasPartial) return;
