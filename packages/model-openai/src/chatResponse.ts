@@ -2,9 +2,11 @@ import type { LlmResponse, Part } from '@adkit/flow';
 import type OpenAI from 'openai';
 import { parseCallArguments, malformedCall } from './functionCallArgs.js';
 import { chatFinishReason, usageMetadata } from './genaiVocabulary.js';
+import type { Reply } from './readReply.js';
 import type { ResponseFormat } from './requestSettings.js';
 import { removeStrictNulls } from './strictSchema.js';
 import type { StrictPlan } from './toolSpecs.js';
+import { count, describeBody, emptyReply, incompleteStream } from './unusableReply.js';
 
 /** What the response mapping needs from the request. */
 export interface ResponseContext {
@@ -40,8 +42,11 @@ export function structuredText(text: string, format: ResponseFormat | undefined)
   }
 }
 
-/** The complete response for a Chat Completions answer. */
-export function chatResult(state: ChatMessageState, context: ResponseContext): LlmResponse {
+/**
+ * The complete response for a Chat Completions answer; an answer with nothing in it (no text, no
+ * reasoning, no tool call) is an `EMPTY_RESPONSE` error, never a silent turn.
+ */
+export function chatResult(state: ChatMessageState, context: ResponseContext, model: string): LlmResponse {
   const response: LlmResponse = {};
   const finishReason = chatFinishReason(state.finishReason);
   if (finishReason) response.finishReason = finishReason;
@@ -62,8 +67,24 @@ export function chatResult(state: ChatMessageState, context: ResponseContext): L
   else if (finishReason && finishReason !== 'STOP') {
     response.errorCode = finishReason;
     response.errorMessage = `OpenAI stopped with finish reason "${state.finishReason}" and returned no content.`;
+  } else {
+    return { ...response, ...emptyReply(model, `the answer has no content and no tool calls (finish reason ${JSON.stringify(state.finishReason ?? null)})`) };
   }
   return response;
+}
+
+/**
+ * The complete response for a non-streamed reply: its first choice, or `EMPTY_RESPONSE` saying
+ * what came instead (`{}`, `choices: []`, an HTML page from a proxy).
+ */
+export function completionResult(reply: Reply<OpenAI.Chat.Completions.ChatCompletion>, context: ResponseContext, model: string): LlmResponse {
+  if (reply.unreadable !== undefined) return emptyReply(model, `the reply could not be read (${reply.contentType}: ${reply.unreadable})`);
+  const completion = reply.data as Partial<OpenAI.Chat.Completions.ChatCompletion> | string | null | undefined;
+  if (typeof completion !== 'object' || completion === null || !Array.isArray(completion.choices)) {
+    return emptyReply(model, `the reply is not a chat completion (${describeBody(completion, reply.contentType)})`);
+  }
+  if (completion.choices.length === 0) return emptyReply(model, `the reply has no choices (${describeBody(completion, reply.contentType)})`);
+  return chatResult(completionState(completion as OpenAI.Chat.Completions.ChatCompletion), context, model);
 }
 
 /** The state of a non-streamed completion. */
@@ -93,8 +114,11 @@ export function completionState(completion: OpenAI.Chat.Completions.ChatCompleti
  */
 export class ChatStreamState {
   readonly state: ChatMessageState = { reasoning: '', text: '', refusal: '', calls: [], finishReason: undefined, usage: undefined, model: undefined };
+  /** How many chunks arrived. */
+  events = 0;
 
   add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): Part[] {
+    this.events++;
     const state = this.state;
     if (chunk.model) state.model = chunk.model;
     if (chunk.usage) state.usage = chunk.usage;
@@ -120,5 +144,16 @@ export class ChatStreamState {
       if (call.function?.arguments) slot.arguments += call.function.arguments;
     }
     return deltas;
+  }
+
+  /**
+   * The complete response once the stream has ended: `EMPTY_RESPONSE` when no chunk came,
+   * `INCOMPLETE_STREAM` when none carried a finish reason (the stream stopped mid-answer, so tool
+   * calls may hold partial arguments), else the answer.
+   */
+  result(context: ResponseContext, model: string, contentType: string): LlmResponse {
+    if (this.events === 0) return emptyReply(model, `the stream carried no events (${contentType})`);
+    if (!this.state.finishReason) return incompleteStream(model, `ended after ${count(this.events, 'event')} without a finish reason`);
+    return chatResult(this.state, context, model);
   }
 }

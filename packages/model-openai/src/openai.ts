@@ -1,10 +1,13 @@
 import { ConfigError, errorMessage, type GenerateContentOptions, type LlmRequest, type LlmResponse, type Model } from '@adkit/flow';
 import OpenAI from 'openai';
 import { chatRequest, type RequestSettings } from './chatRequest.js';
-import { ChatStreamState, chatResult, completionState } from './chatResponse.js';
+import { ChatStreamState, completionResult } from './chatResponse.js';
 import { errorResponse } from './errorResponse.js';
+import { readReply } from './readReply.js';
+import { requestSignal } from './requestSignal.js';
 import { responsesRequest } from './responsesRequest.js';
-import { ResponsesStreamState, responsesResult } from './responsesResponse.js';
+import { responseReplyResult, ResponsesStreamState } from './responsesResponse.js';
+import { brokenStream, isBrokenStream, readStream } from './readStream.js';
 
 /** Options of `openai()`. Pass a ready `client`, or the settings to make one. */
 export interface OpenAIOptions {
@@ -79,6 +82,10 @@ function makeClient(model: string, options: OpenAIOptions): OpenAI {
  * (tool-call arguments assembled, usage, finish reason in genai's vocabulary). Failures are yielded
  * as a response with `errorCode` (the HTTP status, `CONNECTION_ERROR`, `REFUSAL`,
  * `UNSUPPORTED_TOOL`, …) and `errorMessage`; an aborted `signal` ends the stream without a response.
+ * A stream that ends or breaks off before the answer is complete (no finish reason, no
+ * `response.completed`) yields `INCOMPLETE_STREAM`, never a call built from partial arguments; a
+ * reply that carries no answer (`{}`, `choices: []`, an HTML page, an empty stream) yields
+ * `EMPTY_RESPONSE` saying what came.
  *
  * @example
  * const model = openai('gpt-4.1-mini'); // reads OPENAI_API_KEY
@@ -104,38 +111,36 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     ...(options.extraBody ? { extraBody: options.extraBody } : {}),
   };
 
-  async function* chat(request: LlmRequest, stream: boolean, signal: AbortSignal | undefined): AsyncGenerator<LlmResponse> {
+  async function* chat(request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
     const mapped = chatRequest(request, model, settings, stream);
-    const requestOptions = signal ? { signal } : {};
     if (!stream) {
-      const completion = await client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, requestOptions);
-      yield chatResult(completionState(completion), mapped);
+      const reply = await readReply(client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal }));
+      yield completionResult(reply, mapped, name);
       return;
     }
+    const reply = await readReply(client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal }));
     const state = new ChatStreamState();
-    const chunks = await client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, requestOptions);
-    for await (const chunk of chunks) {
+    for await (const chunk of readStream(reply.data ?? [])) {
       const deltas = state.add(chunk);
       if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
     }
-    yield chatResult(state.state, mapped);
+    yield state.result(mapped, name, reply.contentType);
   }
 
-  async function* responses(request: LlmRequest, stream: boolean, signal: AbortSignal | undefined): AsyncGenerator<LlmResponse> {
+  async function* responses(request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
     const mapped = responsesRequest(request, model, settings, stream);
-    const requestOptions = signal ? { signal } : {};
     if (!stream) {
-      const response = await client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsNonStreaming, requestOptions);
-      yield responsesResult(response, mapped);
+      const reply = await readReply(client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsNonStreaming, { signal }));
+      yield responseReplyResult(reply, mapped, name);
       return;
     }
+    const reply = await readReply(client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsStreaming, { signal }));
     const state = new ResponsesStreamState();
-    const events = await client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsStreaming, requestOptions);
-    for await (const event of events) {
+    for await (const event of readStream(reply.data ?? [])) {
       const deltas = state.add(event);
       if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
     }
-    yield state.result(mapped);
+    yield state.result(mapped, name, reply.contentType);
   }
 
   return {
@@ -145,14 +150,19 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     async *generateContent(request: LlmRequest, { stream, signal }: GenerateContentOptions): AsyncGenerator<LlmResponse> {
       if (signal?.aborted) return;
       const name = request.model ?? model;
+      // The SDK gets a signal of its own for this request (see requestSignal), closed however the
+      // request ends: answered, failed, aborted, or left early by the consumer.
+      const link = requestSignal(signal);
       try {
-        for await (const response of (api === 'chat' ? chat : responses)(request, stream, signal)) {
+        for await (const response of (api === 'chat' ? chat : responses)(request, stream, link.signal, name)) {
           if (signal?.aborted) return;
           yield response;
         }
       } catch (error) {
         if (signal?.aborted) return;
-        yield errorResponse(error, name, client.baseURL);
+        yield isBrokenStream(error) ? brokenStream(name, error) : errorResponse(error, name, client.baseURL);
+      } finally {
+        link.close();
       }
     },
   };

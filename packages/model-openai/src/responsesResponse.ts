@@ -4,7 +4,9 @@ import type { ResponseContext } from './chatResponse.js';
 import { structuredText } from './chatResponse.js';
 import { malformedCall, parseCallArguments } from './functionCallArgs.js';
 import { responsesFinishReason, usageMetadata } from './genaiVocabulary.js';
+import type { Reply } from './readReply.js';
 import { withResponsesItem } from './responsesItem.js';
+import { count, describeBody, emptyReply, incompleteStream } from './unusableReply.js';
 
 type OutputItem = OpenAI.Responses.ResponseOutputItem;
 
@@ -36,6 +38,12 @@ function itemParts(item: OutputItem, context: ResponseContext): Part[] | Pick<Ll
     return parts;
   }
   if (item.type === 'function_call') {
+    if (item.status === 'incomplete' || item.status === 'in_progress') {
+      return {
+        errorCode: 'INCOMPLETE_FUNCTION_CALL',
+        errorMessage: `The model's call to "${item.name}" was cut off (status "${item.status}") before its arguments were complete, so it was not run.`,
+      };
+    }
     const args = parseCallArguments(item.arguments, context.strictPlans.get(item.name));
     if (!args) return malformedCall(item.name, item.arguments);
     const part: Part = { functionCall: { id: item.call_id, name: item.name, args } };
@@ -49,7 +57,7 @@ function itemParts(item: OutputItem, context: ResponseContext): Part[] | Pick<Ll
  * text, the item kept in `partMetadata` to send back), message text (item id and phase kept),
  * function calls with their `call_id` as id; status → finish reason; usage.
  */
-export function responsesResult(response: OpenAI.Responses.Response, context: ResponseContext): LlmResponse {
+export function responsesResult(response: OpenAI.Responses.Response, context: ResponseContext, model: string): LlmResponse {
   const result: LlmResponse = {};
   const finishReason = responsesFinishReason(response.status ?? undefined, response.incomplete_details?.reason ?? undefined);
   if (finishReason) result.finishReason = finishReason;
@@ -73,8 +81,23 @@ export function responsesResult(response: OpenAI.Responses.Response, context: Re
   else if (finishReason && finishReason !== 'STOP') {
     result.errorCode = finishReason;
     result.errorMessage = `OpenAI stopped (${response.incomplete_details?.reason ?? response.status}) and returned no content.`;
+  } else {
+    return { ...result, ...emptyReply(model, `the response has no output (status ${JSON.stringify(response.status ?? null)})`) };
   }
   return result;
+}
+
+/**
+ * The complete response for a non-streamed reply, or `EMPTY_RESPONSE` saying what came instead of
+ * a response object (`{}`, an HTML page from a proxy).
+ */
+export function responseReplyResult(reply: Reply<OpenAI.Responses.Response>, context: ResponseContext, model: string): LlmResponse {
+  if (reply.unreadable !== undefined) return emptyReply(model, `the reply could not be read (${reply.contentType}: ${reply.unreadable})`);
+  const response = reply.data as Partial<OpenAI.Responses.Response> | string | null | undefined;
+  if (typeof response !== 'object' || response === null || !Array.isArray(response.output)) {
+    return emptyReply(model, `the reply is not a Responses API response (${describeBody(response, reply.contentType)})`);
+  }
+  return responsesResult(response as OpenAI.Responses.Response, context, model);
 }
 
 /**
@@ -88,8 +111,11 @@ export class ResponsesStreamState {
   readonly #arguments = new Map<string, string>();
   #final: OpenAI.Responses.Response | undefined;
   #error: { code?: string | null; message: string } | undefined;
+  /** How many events arrived. */
+  events = 0;
 
   add(event: OpenAI.Responses.ResponseStreamEvent): Part[] {
+    this.events++;
     switch (event.type) {
       case 'response.output_text.delta':
         return event.delta ? [{ text: event.delta }] : [];
@@ -118,20 +144,24 @@ export class ResponsesStreamState {
     }
   }
 
-  result(context: ResponseContext): LlmResponse {
+  /**
+   * The complete response once the stream has ended: the stream's `error` event; `EMPTY_RESPONSE`
+   * when no event came; `INCOMPLETE_STREAM` when the final event (`response.completed`,
+   * `.incomplete` or `.failed`) never came, even if some items were finished (more may have been
+   * on the way); else the answer.
+   */
+  result(context: ResponseContext, model: string, contentType: string): LlmResponse {
     if (this.#error) {
       return { errorCode: this.#error.code ?? 'MODEL_ERROR', errorMessage: `OpenAI stream error: ${this.#error.message}` };
     }
     const final = this.#final;
-    if (!final && this.#items.size === 0) {
-      return { errorCode: 'INCOMPLETE_STREAM', errorMessage: 'The OpenAI stream ended before the response was complete.' };
-    }
+    if (this.events === 0) return emptyReply(model, `the stream carried no events (${contentType})`);
+    if (!final) return incompleteStream(model, `ended after ${count(this.events, 'event')} without response.completed`);
     // Items as each `output_item.done` gave them (what goes back in the next request), the final
     // output for any item the stream did not finish separately.
-    const output = new Map<number, OutputItem>((final?.output ?? []).map((item, index) => [index, item]));
+    const output = new Map<number, OutputItem>((final.output ?? []).map((item, index) => [index, item]));
     for (const [index, item] of this.#items) output.set(index, item);
     const items = [...output.entries()].sort(([a], [b]) => a - b).map(([, item]) => item);
-    const base = final ?? ({ status: 'incomplete' } as unknown as OpenAI.Responses.Response);
-    return responsesResult({ ...base, output: items }, context);
+    return responsesResult({ ...final, output: items }, context, model);
   }
 }

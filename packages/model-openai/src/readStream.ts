@@ -1,0 +1,47 @@
+import { errorMessage, type LlmResponse } from '@adkit/flow';
+import { isApiError } from './unusableReply.js';
+import { count, emptyReply, incompleteStream } from './unusableReply.js';
+
+/** Reading an SDK stream failed after `events` events: the connection was cut, or a event could not be read. */
+export class BrokenStreamError extends Error {
+  readonly events: number;
+
+  constructor(events: number, cause: unknown) {
+    super(`stream broke off: ${errorMessage(cause)}`, { cause });
+    this.name = 'BrokenStreamError';
+    this.events = events;
+  }
+}
+
+/**
+ * The events of an SDK stream. A failure to read the next one that is not an error the API sent
+ * is thrown as `BrokenStreamError`, told apart from errors of the code handling each event;
+ * leaving early returns the SDK stream (which releases its connection).
+ */
+export async function* readStream<T>(stream: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T> {
+  let events = 0;
+  try {
+    for await (const event of stream) {
+      events++;
+      yield event;
+    }
+  } catch (error) {
+    throw isApiError(error) ? error : new BrokenStreamError(events, error);
+  }
+}
+
+/** True for a `BrokenStreamError` (checked by name, so copies of this module agree). */
+export function isBrokenStream(error: unknown): error is BrokenStreamError {
+  return (error as { name?: unknown } | null)?.name === 'BrokenStreamError';
+}
+
+/**
+ * The error response for a broken stream: `EMPTY_RESPONSE` when no event had arrived, else
+ * `INCOMPLETE_STREAM` (what arrived is dropped).
+ */
+export function brokenStream(model: string, error: BrokenStreamError): LlmResponse {
+  const cause = error.cause as { cause?: unknown } | undefined;
+  const why = `${errorMessage(error.cause)}${cause?.cause ? `: ${errorMessage(cause.cause)}` : ''}`;
+  if (error.events === 0) return emptyReply(model, `the stream broke off before any event (${why})`);
+  return incompleteStream(model, `broke off after ${count(error.events, 'event')} (${why})`);
+}
