@@ -12,6 +12,7 @@ import {
 import type { GenerateContentConfig } from '../content/content.js';
 import { ConfigError } from '../errors.js';
 import { CompiledOutputSchema } from '../llmFlow/setModelResponseTool.js';
+import { MIN_TOOL_OUTPUT_BYTES } from '../llmFlow/toolOutputBudget.js';
 import type { Event } from '../content/event.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { runLlmFlow } from '../llmFlow/llmFlow.js';
@@ -56,6 +57,12 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   maxToolConcurrency?: number;
   /** Default per-call time limit for this agent's tools, in ms (a tool's own `timeoutMs` wins). */
   toolTimeoutMs?: number;
+  /**
+   * The largest tool response, in bytes of JSON, that reaches the model as it is. A larger one is
+   * saved as an artifact (`tool-outputs/<tool>-<call id>.json`) and the model gets its first bytes,
+   * its size and the artifact's name instead (`budgetToolOutput`). At least 1024; default: no limit.
+   */
+  maxToolOutputBytes?: number;
   /** The model may not hand the conversation back to the parent agent. */
   disallowTransferToParent?: boolean;
   /** The model may not hand the conversation to the parent's other sub-agents. */
@@ -76,6 +83,7 @@ export class LlmAgent extends BaseAgent {
   readonly generateContentConfig?: GenerateContentConfig;
   readonly maxToolConcurrency?: number;
   readonly toolTimeoutMs?: number;
+  readonly maxToolOutputBytes?: number;
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
   readonly beforeModelCallbacks: readonly BeforeModelCallback[];
@@ -96,6 +104,10 @@ export class LlmAgent extends BaseAgent {
       );
     if (options.toolTimeoutMs !== undefined && !(options.toolTimeoutMs > 0))
       throw new ConfigError(`LlmAgent "${options.name}": toolTimeoutMs must be a positive number of milliseconds.`);
+    if (options.maxToolOutputBytes !== undefined && !(Number.isSafeInteger(options.maxToolOutputBytes) && options.maxToolOutputBytes >= MIN_TOOL_OUTPUT_BYTES))
+      throw new ConfigError(
+        `LlmAgent "${options.name}": maxToolOutputBytes must be a whole number of bytes, at least ${MIN_TOOL_OUTPUT_BYTES} (e.g. 100000), got ${String(options.maxToolOutputBytes)}.`,
+      );
     if (options.generateContentConfig?.tools?.some((t) => t.functionDeclarations))
       throw new ConfigError(
         `LlmAgent "${options.name}": declare function tools in \`tools\`, not in generateContentConfig.tools, so the flow can call them.`,
@@ -131,6 +143,7 @@ export class LlmAgent extends BaseAgent {
     this.generateContentConfig = options.generateContentConfig;
     this.maxToolConcurrency = options.maxToolConcurrency;
     this.toolTimeoutMs = options.toolTimeoutMs;
+    this.maxToolOutputBytes = options.maxToolOutputBytes;
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
     this.beforeModelCallbacks = callbackList(options.beforeModelCallback);

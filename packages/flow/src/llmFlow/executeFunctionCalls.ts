@@ -20,6 +20,7 @@ import {
 } from '../tools/tool.js';
 import type { ProgressReport } from '../context/toolContext.js';
 import { notCallableToolMessage, unknownToolMessage } from '../tools/unknownToolMessage.js';
+import { applyToolOutputBudget } from './toolOutputBudget.js';
 
 /** What one agent step hands to the executor. */
 export interface FunctionCallBatch {
@@ -78,7 +79,16 @@ export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGene
   const limit = pLimit(batch.maxConcurrency && batch.maxConcurrency > 0 ? batch.maxConcurrency : Infinity);
   let settled = false;
   let records: CallRecord[] | undefined;
-  const all = Promise.all(batch.calls.map((call) => limit(() => executeCall(batch, call, onProgress)))).then(
+  const all = Promise.all(
+    batch.calls.map((call) =>
+      limit(async () => {
+        const executed = await executeCall(batch, call, onProgress);
+        // The agent's maxToolOutputBytes: a larger result is saved as an artifact, the model gets its head.
+        executed.outcome = await applyToolOutputBudget(invocation, executed);
+        return executed;
+      }),
+    ),
+  ).then(
     (done) => {
       records = done;
       settled = true;
