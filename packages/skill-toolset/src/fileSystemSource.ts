@@ -237,7 +237,7 @@ class FolderSource implements FileSystemSource {
       const { candidate, parse } = result;
       if (parse.error) {
         if (this.strict) throw parse.error;
-        if (result.fresh) this.warn(options, `${candidate.label}/SKILL.md: skipped: ${parse.error.message}`);
+        if (result.fresh) this.warn(options, `${parse.error.message} (skipped)`);
         continue;
       }
       const frontmatter = parse.frontmatter!;

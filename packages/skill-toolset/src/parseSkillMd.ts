@@ -4,6 +4,9 @@ import type { SkillFrontmatter } from './skillFrontmatter.js';
 import { splitFrontmatter } from './splitFrontmatter.js';
 import { validateFrontmatter, type ValidateFrontmatterOptions } from './validateFrontmatter.js';
 
+/** How deeply `[ ]` / `{ }` collections may nest: far past any real frontmatter, far below a stack overflow. */
+const MAX_FLOW_DEPTH = 64;
+
 /** The most frontmatter YAML a SKILL.md may have (characters); real ones have under 2,000. */
 export const MAX_FRONTMATTER_LENGTH = 64 * 1024;
 
@@ -41,6 +44,12 @@ export function readYaml(yaml: string, strict: boolean): { value: unknown; warni
       'SKILL_INVALID_FRONTMATTER',
       `invalid frontmatter: it is longer than ${MAX_FRONTMATTER_LENGTH} characters; move long text into the body`,
     );
+  const depth = flowDepth(yaml);
+  if (depth > MAX_FLOW_DEPTH)
+    throw new SkillError(
+      'SKILL_INVALID_FRONTMATTER',
+      `invalid frontmatter: its [ ] and { } collections nest ${depth} levels deep (at most ${MAX_FLOW_DEPTH} are read)`,
+    );
   try {
     return { value: yamlValue(yaml), warnings: [] };
   } catch (error) {
@@ -73,6 +82,28 @@ function quoteColonValues(yaml: string): string {
   return yaml.replace(/^([A-Za-z0-9_-]+):[ \t]+([^'"\s[{|>&*!%@`#][^\n\r]*?)[ \t]*(\r?)$/gm, (line, key: string, value: string, cr: string) =>
     value.includes(': ') ? `${key}: '${value.replace(/'/g, "''")}'${cr}` : line,
   );
+}
+
+/** The deepest `[`/`{` nesting outside quotes and comments; a cheap guard in front of the parser. */
+function flowDepth(yaml: string): number {
+  let depth = 0;
+  let max = 0;
+  let quote = '';
+  for (let i = 0; i < yaml.length; i++) {
+    const char = yaml[i]!;
+    if (quote) {
+      if (char === quote) quote = '';
+      else if (char === '\\' && quote === '"') i++;
+      else if (char === '\n' && depth === 0) quote = '';
+    } else if (char === '"' || char === "'") {
+      if (depth > 0 || /[\s:[{,-]/.test(yaml[i - 1] ?? ' ')) quote = char;
+    } else if (char === '#' && /\s/.test(yaml[i - 1] ?? ' ')) {
+      const end = yaml.indexOf('\n', i);
+      i = end === -1 ? yaml.length : end;
+    } else if (char === '[' || char === '{') max = Math.max(max, ++depth);
+    else if ((char === ']' || char === '}') && depth > 0) depth--;
+  }
+  return max;
 }
 
 function firstLine(message: string): string {
