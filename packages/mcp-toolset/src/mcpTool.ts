@@ -94,10 +94,13 @@ export class McpTool extends BaseTool {
         code: 'MCP_TOOL_ERROR',
         toolName: this.name,
       });
-    this.shared.shelf.put(ctx.functionCallId, this.name, media);
     const structured = result.structuredContent;
-    if (structured !== undefined && structured !== null) return { output: withoutMediaData(structured) };
-    return { output: text };
+    const output = structured !== undefined && structured !== null ? withoutMediaData(structured) : text;
+    if (media.length > 0) {
+      const call = { functionCallId: ctx.functionCallId, invocationId: ctx.invocationId, toolName: ctx.functionCall?.name ?? this.name };
+      this.shared.shelf.put(call, output, media);
+    }
+    return { output };
   }
 
   /** What the model reads when the call could not complete. */

@@ -92,8 +92,8 @@ export class McpToolset extends BaseToolset {
   }
 
   /** Hands the media of the calls just answered to the model as inline data (see `InlineMediaRule`). */
-  async processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> {
-    this.shared.shelf.attach(request);
+  async processRequest(ctx: RequestContext, request: LlmRequest): Promise<void> {
+    this.shared.shelf.attach(ctx.invocationId, request);
   }
 
   /** Ends every session and stops stdio servers; a later use connects again. */

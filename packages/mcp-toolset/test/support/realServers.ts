@@ -1,6 +1,7 @@
 // The real MCP servers from npm (devDependencies), started the way shared/fixtures/mcp-servers.md
 // describes: over stdio, or server-everything over HTTP on 127.0.0.1 only.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,6 +26,24 @@ export function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Ids of this process's children whose command line mentions `script` (from /proc). */
+export function childProcesses(script: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent !== process.pid) continue;
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue; // exited, not yet reaped
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(script)) found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
 }
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
