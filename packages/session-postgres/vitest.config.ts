@@ -3,5 +3,10 @@ import { adkitSourceAliases } from '../../vitest.aliases.js';
 
 export default defineProject({
   resolve: { alias: adkitSourceAliases },
-  test: { name: '@adkit/session-postgres', include: ['test/**/*.test.ts'] },
+  test: {
+    name: '@adkit/session-postgres',
+    include: ['test/**/*.test.ts'],
+    // A PostgreSQL server for the run: ADKIT_TEST_PG_URL, or a throwaway cluster (see the file).
+    globalSetup: ['test/support/globalSetup.ts'],
+  },
 });

@@ -1,2 +1,3 @@
 // The public API of @adkit/session-postgres. Every line here is an API decision.
-export {};
+export type { PostgresSessionServiceOptions } from './postgresSessionService.js';
+export { PostgresSessionService } from './postgresSessionService.js';
