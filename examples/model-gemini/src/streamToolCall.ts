@@ -13,5 +13,6 @@ const request = createLlmRequest({
 });
 
 for await (const response of model.generateContent(request, { stream: true })) {
-  if (!response.partial) console.log(JSON.stringify(response.content?.parts));
+  if (response.errorCode) console.error(`${response.errorCode}: ${response.errorMessage}`); // e.g. INCOMPLETE_STREAM
+  else if (!response.partial) console.log(JSON.stringify(response.content?.parts));
 }

@@ -1,7 +1,7 @@
 // The example runs as `node dist/main.js` would, with the real @google/genai SDK pointed at the
 // replay server through GOOGLE_GEMINI_BASE_URL. (@adkit/model-gemini's README test checks that
 // its README shows src/streamToolCall.ts verbatim.)
-import { startReplayServer } from '@adkit/replay-server';
+import { fixtureText, splitSseEvents, startReplayServer } from '@adkit/replay-server';
 import { runExample } from '@adkit/test-support';
 import { expect, it, onTestFinished } from 'vitest';
 
@@ -21,6 +21,22 @@ it('sends the declaration and system instruction, then prints the streamed funct
     contents: [{ role: 'user', parts: [{ text: 'What is the temperature of the capital of France?' }] }],
     systemInstruction: { parts: [{ text: 'You are a helpful chatbot.' }] },
     tools: [{ functionDeclarations: [{ name: 'get_capital', parametersJsonSchema: { required: ['country'] } }] }],
+  });
+  server.assertDone();
+});
+
+it('issue 9: a stream cut before its finish reason prints INCOMPLETE_STREAM, never the call it held', async () => {
+  // A copy of a recorded stream cut after its first chunk: a whole-looking call, no finish reason.
+  const body = splitSseEvents(fixtureText('gemini--function-call-thought-signature-stream.1.sse')).slice(0, 1).join('');
+  const server = await startReplayServer({ script: [{ endpoint: ':streamGenerateContent', body, contentType: 'text/event-stream' }] });
+  onTestFinished(() => server.close());
+  const env = { GEMINI_API_KEY: 'AIza-replay-test', GOOGLE_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl };
+  expect(await runExample(main, { env })).toEqual({
+    stdout: [],
+    stderr: [
+      'INCOMPLETE_STREAM: The Gemini stream for model "gemini-2.0-flash" ended after 1 chunk without a finish reason; the answer is incomplete, so it was dropped.',
+    ],
+    exitCode: 0,
   });
   server.assertDone();
 });

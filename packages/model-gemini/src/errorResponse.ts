@@ -1,4 +1,5 @@
 import { errorMessage, type LlmResponse } from '@adkit/flow';
+import { emptyReply } from './unusableReply.js';
 
 interface GoogleErrorBody {
   error?: { code?: number; message?: string; status?: string };
@@ -30,13 +31,23 @@ function describeApiError(message: string): { message: string; status?: string }
   return { message: body?.message ?? message, ...(status ? { status } : {}) };
 }
 
+/** True for errors the API sent (an HTTP status, also for an error inside a stream), not connection failures. */
+export function isApiError(error: unknown): boolean {
+  return typeof (error as { status?: unknown } | null)?.status === 'number';
+}
+
 /**
  * Turns anything the genai SDK threw into an error response (never a throw): HTTP errors get the
  * status as `errorCode` (`"400"`, `"404"`, `"429"`) and a message with the API's status and text;
- * network failures get `CONNECTION_ERROR`.
+ * network failures get `CONNECTION_ERROR`; a 2xx body that is not JSON (a proxy's HTML page) gets
+ * `EMPTY_RESPONSE`.
  */
 export function errorResponse(error: unknown, model: string): LlmResponse {
   const status = (error as { status?: unknown } | null)?.status;
+  if (error instanceof SyntaxError) {
+    // Only a 2xx body is parsed as JSON by the SDK (error bodies are read leniently).
+    return emptyReply(model, `the reply is not JSON (${error.message})`);
+  }
   if (typeof status === 'number') {
     const described = describeApiError(errorMessage(error));
     return {

@@ -1,6 +1,8 @@
 import { ConfigError, errorMessage, type GenerateContentOptions, type LlmRequest, type LlmResponse, type Model } from '@adkit/flow';
 import { GoogleGenAI, type HttpOptions } from '@google/genai';
 import { errorResponse } from './errorResponse.js';
+import { brokenStream, isBrokenStream, readStream } from './readStream.js';
+import { requestSignal } from './requestSignal.js';
 import { ResponseAggregator } from './responseAggregator.js';
 import { toGenaiRequest } from './toGenaiRequest.js';
 
@@ -62,6 +64,10 @@ function makeClient(model: string, options: GeminiOptions): GoogleGenAI {
  * the whole content (text, thoughts and their signatures, function calls, code execution, grounding
  * metadata, usage). Provider failures are yielded as a response with `errorCode` (the HTTP status,
  * or `CONNECTION_ERROR`) and `errorMessage`; an aborted `signal` ends the stream without a response.
+ * A stream that ends or breaks off before the answer is complete (no finish reason, a call's
+ * arguments still streaming) yields `INCOMPLETE_STREAM`, never a call built from partial
+ * arguments; a reply that carries no answer (no candidates, an HTML page, an empty stream) yields
+ * `EMPTY_RESPONSE` saying what came.
  *
  * @example
  * const model = gemini('gemini-2.5-flash'); // reads GEMINI_API_KEY
@@ -78,11 +84,14 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
     client,
     async *generateContent(request: LlmRequest, { stream, signal }: GenerateContentOptions): AsyncGenerator<LlmResponse> {
       if (signal?.aborted) return;
-      const params = toGenaiRequest(request, model, { vertexai, ...(signal ? { signal } : {}) });
-      const aggregator = new ResponseAggregator();
+      // The SDK gets a signal of its own for this request (see requestSignal), closed however the
+      // request ends: answered, failed, aborted, or left early by the consumer.
+      const link = requestSignal(signal);
+      const params = toGenaiRequest(request, model, { vertexai, signal: link.signal });
+      const aggregator = new ResponseAggregator(params.model, stream);
       try {
         if (stream) {
-          for await (const chunk of await client.models.generateContentStream(params)) {
+          for await (const chunk of readStream(await client.models.generateContentStream(params))) {
             const deltas = aggregator.add(chunk);
             if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
           }
@@ -91,8 +100,10 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
         }
       } catch (error) {
         if (signal?.aborted) return;
-        yield errorResponse(error, params.model);
+        yield isBrokenStream(error) ? brokenStream(params.model, error) : errorResponse(error, params.model);
         return;
+      } finally {
+        link.close();
       }
       if (signal?.aborted) return;
       yield aggregator.result();

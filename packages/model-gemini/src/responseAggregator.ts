@@ -1,6 +1,7 @@
 import type { FunctionCall, FunctionResponse, LlmResponse, Part } from '@adkit/flow';
 import type { GenerateContentResponse, Part as GenaiPart } from '@google/genai';
 import { PartialArgsBuilder } from './partialArgs.js';
+import { count, describeReply, emptyReply, incompleteStream } from './unusableReply.js';
 
 /**
  * A function call Gemini already ran on its side (a server-side MCP tool), with its response: both
@@ -25,9 +26,20 @@ interface PendingCall {
  * grounding metadata, usage, finish reason and model version. Calls Gemini already ran (a call and
  * its response in the same turn) move out of the content into `customMetadata.serverToolCalls`, so
  * the flow neither runs them again nor waits for their answer.
+ *
+ * A reply that is not a whole answer becomes an error response: `INCOMPLETE_STREAM` for a stream
+ * whose last candidate carried no finish reason, or that ended while a call's arguments were still
+ * streaming (`willContinue`); `EMPTY_RESPONSE` for a reply or stream without any candidate, or an
+ * answer with nothing in it.
  */
 export class ResponseAggregator {
+  readonly #model: string;
+  readonly #stream: boolean;
   readonly #parts: Part[] = [];
+  #chunks = 0;
+  #candidates = 0;
+  #finished = false;
+  #lastReply: GenerateContentResponse | undefined;
   #pending: PendingCall | undefined;
   #finishReason: string | undefined;
   #finishMessage: string | undefined;
@@ -37,8 +49,16 @@ export class ResponseAggregator {
   #usage: LlmResponse['usageMetadata'];
   #modelVersion: string | undefined;
 
+  /** For `model`, whose reply comes as a stream (`stream`) or in one response. */
+  constructor(model: string, stream: boolean) {
+    this.#model = model;
+    this.#stream = stream;
+  }
+
   /** Adds one response or chunk; returns the text and thought deltas it carried. */
   add(response: GenerateContentResponse): Part[] {
+    this.#chunks++;
+    this.#lastReply = response;
     if (response.usageMetadata) this.#usage = response.usageMetadata as LlmResponse['usageMetadata'];
     if (response.modelVersion) this.#modelVersion = response.modelVersion;
     if (response.promptFeedback?.blockReason) {
@@ -47,6 +67,10 @@ export class ResponseAggregator {
     }
     const candidate = response.candidates?.[0];
     if (!candidate) return [];
+    this.#candidates++;
+    // A stream is whole when its last candidate carries the finish reason (an earlier one may too:
+    // a server-side tool call is finished before the answer that follows it).
+    this.#finished = Boolean(candidate.finishReason);
     if (candidate.finishReason) this.#finishReason = String(candidate.finishReason);
     if (candidate.finishMessage) this.#finishMessage = candidate.finishMessage;
     const grounding = candidate.groundingMetadata as Record<string, unknown> | undefined;
@@ -66,8 +90,10 @@ export class ResponseAggregator {
     return deltas;
   }
 
-  /** The complete response. */
+  /** The complete response, or the error response for a reply that is not a whole answer. */
   result(): LlmResponse {
+    const unusable = this.#unusable();
+    if (unusable) return unusable;
     this.#finishPending();
     const response: LlmResponse = {};
     const pairs = findServerToolCalls(this.#parts);
@@ -85,6 +111,8 @@ export class ResponseAggregator {
       response.errorCode = this.#finishReason;
       response.errorMessage =
         this.#finishMessage ?? `Gemini stopped with finish reason ${this.#finishReason} and returned no content.`;
+    } else if (!response.content) {
+      return { ...response, ...emptyReply(this.#model, `the answer has no content (finish reason ${this.#finishReason ?? 'none'})`) };
     }
     if (pairs.length > 0) {
       const serverToolCalls: ServerToolCall[] = pairs.map(([call, answer]) => ({
@@ -94,6 +122,27 @@ export class ResponseAggregator {
       response.customMetadata = { serverToolCalls };
     }
     return response;
+  }
+
+  /** Why the reply is not a whole answer (a blocked prompt is an answer: the block is reported). */
+  #unusable(): LlmResponse | undefined {
+    if (this.#blockReason) return undefined;
+    if (this.#stream && this.#chunks === 0) return emptyReply(this.#model, 'the stream carried no chunks');
+    if (this.#candidates === 0) {
+      const what = this.#lastReply ? describeReply(this.#lastReply) : 'nothing';
+      const chunks = this.#stream ? `${count(this.#chunks, 'chunk')}, the last ` : '';
+      return emptyReply(this.#model, `the reply has no candidates (${chunks}${what})`);
+    }
+    if (this.#pending) {
+      return incompleteStream(
+        this.#model,
+        `ended while the arguments of the call to "${this.#pending.name}" were still streaming (willContinue)`,
+      );
+    }
+    if (this.#stream && !this.#finished) {
+      return incompleteStream(this.#model, `ended after ${count(this.#chunks, 'chunk')} without a finish reason`);
+    }
+    return undefined;
   }
 
   #addText(part: GenaiPart): Part | undefined {

@@ -28,8 +28,8 @@ describe('partial function-call arguments', () => {
     expect(builder.args).toEqual({ fixed: 1, city: 'Paris', when: { days: [undefined, 3] }, flags: { metric: true }, note: null });
   });
 
-  it('a stream that ends while a call still continues keeps the args received so far', () => {
-    const aggregator = new ResponseAggregator();
+  it('issue 9: a stream that ends while a call still continues is INCOMPLETE_STREAM, never a call from partial args', () => {
+    const aggregator = new ResponseAggregator('gemini-3-pro-preview', true);
     aggregator.add({
       candidates: [
         {
@@ -40,7 +40,11 @@ describe('partial function-call arguments', () => {
         },
       ],
     } as never);
-    expect(aggregator.result().content!.parts).toEqual([{ functionCall: { id: 'c1', name: 'f', args: { a: 'x' } } }]);
+    expect(aggregator.result()).toEqual({
+      errorCode: 'INCOMPLETE_STREAM',
+      errorMessage:
+        'The Gemini stream for model "gemini-3-pro-preview" ended while the arguments of the call to "f" were still streaming (willContinue); the answer is incomplete, so it was dropped.',
+    });
   });
 });
 
@@ -58,7 +62,7 @@ describe('server-executed calls', () => {
   });
 
   it('a turn that held only a server call keeps an empty content, so the event (and its metadata) is recorded', () => {
-    const aggregator = new ResponseAggregator();
+    const aggregator = new ResponseAggregator('gemini-2.5-flash', false);
     aggregator.add({
       candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }, { functionResponse: { name: 'f', response: { ok: 1 } } }] } }],
     } as never);

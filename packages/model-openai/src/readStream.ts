@@ -16,7 +16,7 @@ export class BrokenStreamError extends Error {
 /**
  * The events of an SDK stream. A failure to read the next one that is not an error the API sent
  * is thrown as `BrokenStreamError`, told apart from errors of the code handling each event;
- * leaving early returns the SDK stream (which releases its connection).
+ * leaving early returns the SDK stream.
  */
 export async function* readStream<T>(stream: AsyncIterable<T> | Iterable<T>): AsyncGenerator<T> {
   let events = 0;
