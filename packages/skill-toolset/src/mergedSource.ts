@@ -1,4 +1,4 @@
-import { ConfigError, errorMessage, stderrLogger } from '@adkit/flow';
+import { ConfigError, stderrLogger } from '@adkit/flow';
 import { SkillError, isSkillError } from './errors.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
 import type { LoadResourceOptions, SkillLogger, SkillSource, SkillSourceCallOptions } from './skillSource.js';
@@ -94,7 +94,7 @@ export function mergedSource(sources: readonly SkillSource[], options: MergedSou
     throw new ConfigError('mergedSource: pass a non-empty array of skill sources, e.g. [fileSystemSource("./skills"), inMemorySource([...])].');
   sources.forEach((source, index) => {
     if (typeof source !== 'object' || source === null || typeof (source as Partial<SkillSource>).listFrontmatters !== 'function')
-      throw new ConfigError(`mergedSource: source #${index + 1} is not a skill source (it has no listFrontmatters); got ${errorMessage(source)}.`);
+      throw new ConfigError(`mergedSource: source #${index + 1} is not a skill source (it has no listFrontmatters); pass fileSystemSource(dir), inMemorySource([...]) or another source.`);
   });
   if (options.duplicates !== undefined && options.duplicates !== 'error' && options.duplicates !== 'firstWins')
     throw new ConfigError(`mergedSource: duplicates must be 'error' or 'firstWins', got ${JSON.stringify(options.duplicates)}.`);

@@ -2,13 +2,24 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  createUserContent,
+  getFunctionResponses,
+  InMemorySessionService,
+  LlmAgent,
+  Runner,
+  type Event,
+  type LlmAgentOptions,
+  type Logger,
+} from '@adkit/flow';
+import type { ScriptedModel } from '@adkit/flow/testing';
 import { afterEach } from 'vitest';
 
 /** The corpus of real skills, a byte-for-byte copy of shared/fixtures/skills (read only: copy or link into a temp dir to change anything). */
 export const FIXTURES = fileURLToPath(new URL('./fixtures/skills', import.meta.url));
 
 /** A logger that keeps what it is told. */
-export function collectingLogger(): { warn(message: string): void; error(message: string): void; warnings: string[] } {
+export function collectingLogger(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
   return { warnings, warn: (message) => void warnings.push(message), error: (message) => void warnings.push(`error: ${message}`) };
 }
@@ -36,4 +47,37 @@ export async function writeFiles(root: string, files: Record<string, string | Ui
 /** A minimal valid SKILL.md. */
 export function skillMd(name: string, description = `Does ${name} things.`, extra = '', body = `# ${name}\n\nStep one.\n`): string {
   return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}`;
+}
+
+/** An agent run by a real runner (in-memory sessions) whose logger collects warnings. */
+export function agentRunner(model: ScriptedModel, options: Omit<LlmAgentOptions, 'name' | 'model'>) {
+  const logger = collectingLogger();
+  const sessionService = new InMemorySessionService();
+  const runner = new Runner({
+    appName: 'skills-test',
+    agent: new LlmAgent({ name: 'helper', model, ...options }),
+    sessionService,
+    autoCreateSession: true,
+    logger,
+  });
+  /** Runs one user turn and returns its events. */
+  const turn = async (text: string, sessionId = 's1'): Promise<Event[]> => {
+    const events: Event[] = [];
+    for await (const event of runner.runAsync({ userId: 'u', sessionId, newMessage: createUserContent(text) })) events.push(event);
+    return events;
+  };
+  return { runner, logger, sessionService, turn };
+}
+
+/** The function responses of the events, by name, in order. */
+export function responses(events: readonly Event[]): { name: string; response: Record<string, unknown> }[] {
+  return events
+    .filter((event) => !event.partial)
+    .flatMap((event) => getFunctionResponses(event))
+    .map((response) => ({ name: response.name, response: response.response ?? {} }));
+}
+
+/** The system instruction text of a request, joined. */
+export function systemText(request: { config: { systemInstruction?: { parts?: { text?: string }[] } } }): string {
+  return (request.config.systemInstruction?.parts ?? []).map((part) => part.text ?? '').join('');
 }
