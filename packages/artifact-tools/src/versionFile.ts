@@ -53,7 +53,7 @@ export function decodeVersionFile(bytes: Buffer): VersionFileHeader {
   const end = bytes.indexOf(NEWLINE);
   if (end < 0) throw new Error('not an adkit artifact version file (no header line)');
   const header = JSON.parse(bytes.subarray(0, end).toString('utf8')) as VersionFileHeader;
-  if (typeof header !== 'object' || header === null || typeof header.filename !== 'string' || typeof header.part !== 'object')
+  if (typeof header !== 'object' || header === null || typeof header.filename !== 'string' || typeof header.part !== 'object' || header.part === null)
     throw new Error('not an adkit artifact version file (bad header)');
   if (header.format !== VERSION_FILE_FORMAT)
     throw new Error(
