@@ -26,8 +26,8 @@ export interface PendingCall {
  * call, the tool context of a tool call (each call has its own, even when a model repeats an id).
  */
 export class InvocationSpans {
-  /** Open `chat` spans by request. */
-  readonly models = new Map<object, Span>();
+  /** Open `chat` spans by request, with the agent that called the model. */
+  readonly models = new Map<object, { span: Span; agentName: string }>();
   /** Open `execute_tool` spans by tool context. */
   readonly tools = new Map<object, ToolSpan>();
   /** Calls of the model events, by call id, until their responses arrive. */

@@ -15,23 +15,12 @@ import {
   type Tool,
   type ToolContext,
 } from '@adkit/flow';
-import {
-  SpanKind,
-  SpanStatusCode,
-  context as otelContext,
-  trace,
-  type Attributes,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
-import { boundedJson, truncateText } from './boundedJson.js';
+import { SpanKind, context as otelContext, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import { toGenAiMessage, toGenAiMessages, toGenAiParts } from './genAiMessages.js';
 import { InvocationSpans, type ToolSpan } from './invocationSpans.js';
 import { resumedCalls, savePausedSpan } from './pausedSpans.js';
-import { ATTR, errorType, requestAttributes, type PauseReason, type SpanOutcome } from './spanAttributes.js';
-
-/** Names (of tools, models, agents) longer than this are cut in span names and attributes. */
-const MAX_NAME_LENGTH = 256;
+import { ATTR, requestAttributes, type PauseReason, type SpanOutcome } from './spanAttributes.js';
+import { SpanWriter } from './spanWriter.js';
 
 /** How a tool call ended, as the plugin learnt it. */
 interface ToolEnding {
@@ -62,31 +51,39 @@ export interface SpanRecorderSettings {
  */
 export class SpanRecorder {
   private readonly runs = new Map<string, InvocationSpans>();
+  private readonly tracer: Tracer;
+  private readonly write: SpanWriter;
 
-  constructor(private readonly settings: SpanRecorderSettings) {}
+  constructor(settings: SpanRecorderSettings) {
+    this.tracer = settings.tracer;
+    this.write = new SpanWriter(settings.captureContent, settings.maxContentLength);
+  }
 
-  /** Opens the invocation's span, linked to the spans of the paused calls its message resumes. */
+  /**
+   * Opens the invocation's span, linked to the spans of the paused calls its message resumes. A
+   * run whose span is not recorded (no SDK installed, or sampled out) is not followed further.
+   */
   startRun(context: InvocationContext): void {
     this.endRun(context.invocationId, 'completed');
     const { session, agent } = context;
     const resumed = resumedCalls(context.userContent, session.state, session.events);
     const attributes: Attributes = {
       [ATTR.operationName]: 'invoke_agent',
-      [ATTR.agentName]: this.name(agent.name),
-      [ATTR.conversationId]: session.id,
+      [ATTR.agentName]: this.write.name(agent.name),
+      [ATTR.conversationId]: this.write.name(session.id),
       [ATTR.invocationId]: context.invocationId,
     };
-    if (agent.description) attributes[ATTR.agentDescription] = this.text(agent.description);
+    if (agent.description) attributes[ATTR.agentDescription] = this.write.text(agent.description);
     if (resumed.size > 0) attributes[ATTR.resumed] = true;
     const links = [...resumed.values()].flatMap((call) => (call.pausedSpan ? [{ context: call.pausedSpan }] : []));
     const active = otelContext.active();
-    const span = this.settings.tracer.startSpan(
-      `invoke_agent ${this.name(agent.name)}`,
-      { kind: SpanKind.INTERNAL, attributes, links },
-      active,
-    );
-    if (this.capturing(span) && context.userContent)
-      span.setAttribute(ATTR.inputMessages, this.json([toGenAiMessage(context.userContent)]));
+    const span = this.tracer.startSpan(`invoke_agent ${this.write.name(agent.name)}`, { kind: SpanKind.INTERNAL, attributes, links }, active);
+    if (!span.isRecording()) {
+      span.end();
+      return;
+    }
+    if (this.write.capturing(span) && context.userContent)
+      this.write.content(span, ATTR.inputMessages, [toGenAiMessage(context.userContent)]);
 
     const { signal } = context;
     const onAbort = () => this.endRun(context.invocationId, abortOutcome(signal.reason));
@@ -105,7 +102,7 @@ export class SpanRecorder {
     if (!run) return;
     this.runs.delete(invocationId);
     run.release();
-    for (const span of run.models.values()) this.endSpan(span, outcome);
+    for (const { span } of run.models.values()) this.write.end(span, outcome);
     run.models.clear();
     for (const [key, tool] of [...run.tools]) this.finishTool(run, key, tool, { outcome });
 
@@ -114,56 +111,50 @@ export class SpanRecorder {
     if (outcome === 'completed' && run.pauseReason) final = 'paused';
     else if (outcome === 'completed' && run.errorCode) final = 'error';
     if (run.pauseReason) span.setAttribute(ATTR.pauseReason, run.pauseReason);
-    if (final === 'error') this.setError(span, run.errorCode ?? '_OTHER', run.errorMessage);
+    if (final === 'error') this.write.error(span, run.errorCode ?? '_OTHER', run.errorMessage);
     if (run.usageSeen) {
       span.setAttribute(ATTR.inputTokens, run.inputTokens);
       span.setAttribute(ATTR.outputTokens, run.outputTokens);
     }
-    this.endSpan(span, final);
+    this.write.end(span, final);
   }
 
   /** Opens a `chat` span for a model call. */
   startModel(context: CallbackContext, request: LlmRequest): void {
     const run = this.runs.get(context.invocationId);
     if (!run) return;
-    // A call left open (another plugin answered the after-callback first) ends when the next starts.
-    for (const span of run.models.values()) this.endSpan(span, 'completed');
-    run.models.clear();
-
-    const model = typeof request.model === 'string' && request.model ? this.name(request.model) : 'unknown';
+    const model = typeof request.model === 'string' && request.model ? this.write.name(request.model) : 'unknown';
     const attributes: Attributes = {
       [ATTR.operationName]: 'chat',
-      [ATTR.agentName]: this.name(context.agentName),
-      [ATTR.conversationId]: context.sessionId,
+      [ATTR.agentName]: this.write.name(context.agentName),
+      [ATTR.conversationId]: this.write.name(context.sessionId),
     };
     if (model !== 'unknown') attributes[ATTR.requestModel] = model;
     requestAttributes(request.config, attributes);
-    const span = this.settings.tracer.startSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, run.parent);
-    if (this.capturing(span)) {
-      span.setAttribute(ATTR.inputMessages, this.json(toGenAiMessages(request.contents)));
+    const span = this.tracer.startSpan(`chat ${model}`, { kind: SpanKind.CLIENT, attributes }, run.parent);
+    if (this.write.capturing(span)) {
+      this.write.content(span, ATTR.inputMessages, toGenAiMessages(request.contents));
       const system = request.config?.systemInstruction?.parts;
-      if (Array.isArray(system) && system.length > 0) span.setAttribute(ATTR.systemInstructions, this.json(toGenAiParts(system)));
+      if (Array.isArray(system) && system.length > 0) this.write.content(span, ATTR.systemInstructions, toGenAiParts(system));
     }
-    run.models.set(request, span);
+    run.models.set(request, { span, agentName: context.agentName });
   }
 
   /** Ends a model call's span at its first complete (non-partial) response. */
   endModel(context: CallbackContext, request: LlmRequest, response: LlmResponse): void {
     if (response.partial) return;
     const run = this.runs.get(context.invocationId);
-    const span = run?.models.get(request);
+    const span = run?.models.get(request)?.span;
     if (!run || !span) return;
     run.models.delete(request);
 
-    if (typeof response.modelVersion === 'string') span.setAttribute(ATTR.responseModel, this.name(response.modelVersion));
-    if (typeof response.finishReason === 'string') span.setAttribute(ATTR.finishReasons, [this.name(response.finishReason)]);
+    if (typeof response.modelVersion === 'string') span.setAttribute(ATTR.responseModel, this.write.name(response.modelVersion));
+    if (typeof response.finishReason === 'string') span.setAttribute(ATTR.finishReasons, [this.write.name(response.finishReason)]);
     const usage = response.usageMetadata && typeof response.usageMetadata === 'object' ? response.usageMetadata : undefined;
     const input = count(usage?.promptTokenCount);
     // Like the conventions (and unlike genai), output tokens include the reasoning tokens.
-    const output =
-      count(usage?.candidatesTokenCount) === undefined && count(usage?.thoughtsTokenCount) === undefined
-        ? undefined
-        : (count(usage?.candidatesTokenCount) ?? 0) + (count(usage?.thoughtsTokenCount) ?? 0);
+    const [candidates, thoughts] = [count(usage?.candidatesTokenCount), count(usage?.thoughtsTokenCount)];
+    const output = candidates === undefined && thoughts === undefined ? undefined : (candidates ?? 0) + (thoughts ?? 0);
     if (input !== undefined) span.setAttribute(ATTR.inputTokens, input);
     if (output !== undefined) span.setAttribute(ATTR.outputTokens, output);
     if (input !== undefined || output !== undefined) {
@@ -171,23 +162,20 @@ export class SpanRecorder {
       run.outputTokens += output ?? 0;
       run.usageSeen = true;
     }
-    if (this.capturing(span))
-      span.setAttribute(
-        ATTR.outputMessages,
-        this.json(response.content ? [toGenAiMessage(response.content, response.finishReason)] : []),
-      );
-    if (response.errorCode) this.setError(span, this.name(String(response.errorCode)), response.errorMessage);
-    this.endSpan(span, response.errorCode ? 'error' : 'completed');
+    if (this.write.capturing(span))
+      this.write.content(span, ATTR.outputMessages, response.content ? [toGenAiMessage(response.content, response.finishReason)] : []);
+    if (response.errorCode) this.write.error(span, String(response.errorCode), response.errorMessage);
+    this.write.end(span, response.errorCode ? 'error' : 'completed');
   }
 
   /** Ends a model call's span with the error the model threw. */
   failModel(context: CallbackContext, request: LlmRequest, error: unknown): void {
     const run = this.runs.get(context.invocationId);
-    const span = run?.models.get(request);
+    const span = run?.models.get(request)?.span;
     if (!run || !span) return;
     run.models.delete(request);
-    this.setThrown(span, error);
-    this.endSpan(span, 'error');
+    this.write.thrown(span, error);
+    this.write.end(span, 'error');
   }
 
   /** Opens an `execute_tool` span, linked to the call's paused span when this run resumes it. */
@@ -215,11 +203,10 @@ export class SpanRecorder {
     const entry = run?.tools.get(context);
     if (!run || !entry) return;
     const pauseReason = this.pauseOf(run, tool, context, response, failure !== undefined);
-    const seen = failure ? { error: failure.error } : undefined;
     this.finishTool(run, context, entry, {
       outcome: pauseReason ? 'paused' : failure ? 'error' : 'completed',
       response: failure ? { error: errorMessage(failure.error) } : (response ?? null),
-      ...(seen ? { thrown: seen } : {}),
+      ...(failure ? { thrown: failure } : {}),
       ...(pauseReason ? { pauseReason, context } : {}),
     });
   }
@@ -236,17 +223,18 @@ export class SpanRecorder {
     const calls = getFunctionCalls(event);
     const responses = getFunctionResponses(event);
     if (event.errorCode) {
-      run.errorCode = this.name(String(event.errorCode));
+      run.errorCode = String(event.errorCode);
       run.errorMessage = event.errorMessage;
     }
-    if (responses.length === 0 && run.models.size > 0) {
-      // A model turn or an error whose model span no after-callback of this plugin ended.
-      for (const span of run.models.values()) {
-        if (run.errorCode && event.errorCode) this.setError(span, run.errorCode, event.errorMessage);
-        this.endSpan(span, event.errorCode ? 'error' : 'completed');
+    if (responses.length === 0 && run.models.size > 0)
+      // The agent's model turn (or error) whose span no after-callback of this plugin ended: an
+      // agent's before-callback answered, another plugin's callback answered first, or the call limit.
+      for (const [request, { span, agentName }] of [...run.models]) {
+        if (agentName !== event.author) continue;
+        run.models.delete(request);
+        if (event.errorCode) this.write.error(span, String(event.errorCode), event.errorMessage);
+        this.write.end(span, event.errorCode ? 'error' : 'completed');
       }
-      run.models.clear();
-    }
     if ((event.longRunningToolIds?.length ?? 0) > 0)
       run.pauseReason ??= calls.some((call) => call.name === REQUEST_CONFIRMATION_FUNCTION) ? 'confirmation' : 'long_running';
     for (const call of calls)
@@ -263,32 +251,32 @@ export class SpanRecorder {
     run.pending.delete(id);
     if (!pending || pending.traced) return;
     const { call } = pending;
-    const name = this.name(call.name);
-    const span = this.settings.tracer.startSpan(
+    const name = this.write.name(call.name);
+    const span = this.tracer.startSpan(
       `execute_tool ${name}`,
       { kind: SpanKind.INTERNAL, attributes: this.toolAttributes(name, id, undefined), startTime: pending.seenAt },
       run.parent,
     );
-    if (this.capturing(span)) span.setAttribute(ATTR.toolArguments, this.json(call.args ?? {}));
+    if (this.write.capturing(span)) this.write.content(span, ATTR.toolArguments, call.args ?? {});
     this.finishTool(run, undefined, { span, callId: id }, ending);
   }
 
   private openTool(run: InvocationSpans, tool: Tool, args: Record<string, unknown>, context: ToolContext): ToolSpan {
     const callId = context.functionCallId;
-    const name = this.name(tool.name);
+    const name = this.write.name(tool.name);
     const attributes = this.toolAttributes(name, callId, tool.description);
-    attributes[ATTR.agentName] = this.name(context.agentName);
-    attributes[ATTR.conversationId] = context.sessionId;
+    attributes[ATTR.agentName] = this.write.name(context.agentName);
+    attributes[ATTR.conversationId] = this.write.name(context.sessionId);
     const confirmation = context.toolConfirmation;
     if (confirmation) attributes[ATTR.confirmed] = confirmation.confirmed === true;
     const resumed = run.resumed.get(callId);
     if (resumed) attributes[ATTR.resumed] = true;
-    const span = this.settings.tracer.startSpan(
+    const span = this.tracer.startSpan(
       `execute_tool ${name}`,
       { kind: SpanKind.INTERNAL, attributes, links: resumed?.pausedSpan ? [{ context: resumed.pausedSpan }] : [] },
       run.parent,
     );
-    if (this.capturing(span)) span.setAttribute(ATTR.toolArguments, this.json(args));
+    if (this.write.capturing(span)) this.write.content(span, ATTR.toolArguments, args);
     const pending = run.pending.get(callId);
     if (pending) pending.traced = true;
     const entry: ToolSpan = { span, callId };
@@ -300,29 +288,29 @@ export class SpanRecorder {
     const attributes: Attributes = {
       [ATTR.operationName]: 'execute_tool',
       [ATTR.toolName]: name,
-      [ATTR.toolCallId]: this.name(callId),
+      [ATTR.toolCallId]: this.write.name(callId),
       [ATTR.toolType]: 'function',
     };
-    if (typeof description === 'string' && description) attributes[ATTR.toolDescription] = this.text(description);
+    if (typeof description === 'string' && description) attributes[ATTR.toolDescription] = this.write.text(description);
     return attributes;
   }
 
   private finishTool(run: InvocationSpans, key: object | undefined, entry: ToolSpan, ending: ToolEnding): void {
     if (key) run.tools.delete(key);
     const { span } = entry;
-    if (this.capturing(span) && ending.response !== undefined) span.setAttribute(ATTR.toolResult, this.json(ending.response));
+    if (this.write.capturing(span) && ending.response !== undefined) this.write.content(span, ATTR.toolResult, ending.response);
     if (ending.outcome === 'paused' && ending.pauseReason) {
       span.setAttribute(ATTR.pauseReason, ending.pauseReason);
       if (ending.context && span.isRecording()) savePausedSpan(ending.context.state, entry.callId, span.spanContext());
     } else if (ending.outcome === 'error') {
-      if (ending.thrown) this.setThrown(span, ending.thrown.error);
-      else this.setError(span, '_OTHER', ending.responseError);
+      if (ending.thrown) this.write.thrown(span, ending.thrown.error);
+      else this.write.error(span, '_OTHER', ending.responseError);
     } else if (ending.outcome === 'completed' && entry.error) {
       // An on-error callback (the agent's, or a later plugin's) recovered: keep the error visible.
-      span.recordException(this.exception(entry.error.thrown));
+      this.write.exception(span, entry.error.thrown);
       span.setAttribute(ATTR.recovered, true);
     }
-    this.endSpan(span, ending.outcome);
+    this.write.end(span, ending.outcome);
   }
 
   /** Why a call that just ended paused, if it did. */
@@ -341,48 +329,6 @@ export class SpanRecorder {
     if (tool.isLongRunning === true && !(answering && response !== undefined)) return 'long_running';
     if (response === undefined && isResumable(tool)) return 'long_running';
     return undefined;
-  }
-
-  private endSpan(span: Span, outcome: SpanOutcome): void {
-    span.setAttribute(ATTR.outcome, outcome);
-    span.end();
-  }
-
-  private setThrown(span: Span, error: unknown): void {
-    this.setError(span, errorType(error), errorMessage(error));
-    span.recordException(this.exception(error));
-  }
-
-  private setError(span: Span, type: string, message: string | undefined): void {
-    span.setAttribute(ATTR.errorType, type);
-    span.setStatus({ code: SpanStatusCode.ERROR, ...(message ? { message: this.text(message) } : {}) });
-  }
-
-  private exception(error: unknown): { name: string; message: string; stack?: string } {
-    const name = isAdkitError(error) ? error.code : error instanceof Error ? error.name || 'Error' : '_OTHER';
-    const exception: { name: string; message: string; stack?: string } = { name, message: this.text(errorMessage(error)) };
-    if (error instanceof Error && typeof error.stack === 'string') exception.stack = this.text(error.stack);
-    return exception;
-  }
-
-  private capturing(span: Span): boolean {
-    return this.settings.captureContent && span.isRecording();
-  }
-
-  private json(value: unknown): string {
-    try {
-      return boundedJson(value, this.settings.maxContentLength);
-    } catch {
-      return '"[unserializable]"';
-    }
-  }
-
-  private text(value: string): string {
-    return truncateText(value, this.settings.maxContentLength);
-  }
-
-  private name(value: string): string {
-    return truncateText(String(value), MAX_NAME_LENGTH);
   }
 }
 

@@ -1,10 +1,11 @@
 // Construction checks, the no-tracer case, and a tracer that fails. Bad input tried: options of the
-// wrong type or size, no OpenTelemetry SDK at all, and a tracer whose every call throws — tracing
-// must never break or change a run.
+// wrong type or size, no OpenTelemetry SDK at all, a sampler that drops every trace, and a tracer
+// whose every call throws — tracing must never break or change a run.
 import { InMemorySessionService, LlmAgent, Runner, createUserContent, isAdkitError, type Event, type Logger } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse } from '@adkit/flow/testing';
 import { functionTool } from '@adkit/function-tool';
 import type { Tracer } from '@opentelemetry/api';
+import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_CONTENT_LENGTH, PAUSED_SPANS_STATE_KEY, otelPlugin, type OtelPluginOptions } from '../src/index.js';
@@ -64,6 +65,15 @@ describe('otelPlugin options', () => {
     const plain = await runWith({ name: 'nothing' });
     const shape = (events: Event[]) => events.map((event) => [event.author, event.content?.parts?.map((part) => Object.keys(part)), event.errorCode]);
     expect(shape(traced.events)).toEqual(shape(plain.events));
+  });
+
+  it('a run that the sampler drops records nothing and saves nothing', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ sampler: new AlwaysOffSampler(), spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const { state, warnings } = await runWith(otelPlugin({ tracer: provider.getTracer('t'), captureContent: true }));
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    expect(state).not.toHaveProperty(PAUSED_SPANS_STATE_KEY);
+    expect(warnings).toEqual([]);
   });
 
   it('a tracer that throws never breaks a run: the run is the same, the failures are warnings', async () => {
