@@ -1,2 +1,3 @@
 // The public API of @adkit/agent-tool. Every line here is an API decision.
-export {};
+export type { AgentTool, AgentToolOptions } from './agentTool.js';
+export { agentTool } from './agentTool.js';

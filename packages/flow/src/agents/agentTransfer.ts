@@ -11,11 +11,13 @@ export const TRANSFER_TO_AGENT = 'transfer_to_agent';
  * and its peers when the parent is an LLM agent and the agent allows it.
  */
 export function transferTargets(agent: LlmAgent): BaseAgent[] {
-  const targets: BaseAgent[] = [...agent.subAgents];
+  const chat = (candidate: BaseAgent) => !(candidate instanceof LlmAgent && candidate.mode === 'single_turn');
+  const targets: BaseAgent[] = agent.subAgents.filter(chat);
   const parent = agent.parentAgent;
-  if (!(parent instanceof LlmAgent)) return targets;
+  // A single-turn agent answers its one call and hands nothing on.
+  if (!(parent instanceof LlmAgent) || agent.mode === 'single_turn') return targets;
   if (!agent.disallowTransferToParent) targets.push(parent);
-  if (!agent.disallowTransferToPeers) targets.push(...parent.subAgents.filter((peer) => peer !== agent));
+  if (!agent.disallowTransferToPeers) targets.push(...parent.subAgents.filter((peer) => peer !== agent && chat(peer)));
   return targets;
 }
 

@@ -16,6 +16,7 @@ import { MIN_TOOL_OUTPUT_BYTES } from '../llmFlow/toolOutputBudget.js';
 import type { Event } from '../content/event.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { runLlmFlow } from '../llmFlow/llmFlow.js';
+import { singleTurnTool } from './singleTurnTool.js';
 import { isModel, type Model } from '../model/model.js';
 import type { ReadonlyContext } from '../context/readonlyContext.js';
 import {
@@ -67,6 +68,12 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   disallowTransferToParent?: boolean;
   /** The model may not hand the conversation to the parent's other sub-agents. */
   disallowTransferToPeers?: boolean;
+  /**
+   * `single_turn`: among a parent's sub-agents, this agent is installed on the parent as a tool
+   * (`{request}` in, its answer out), run isolated on each call, never transferred to; `chat`
+   * (the default) is a transfer target as usual.
+   */
+  mode?: 'chat' | 'single_turn';
 }
 
 /** An agent driven by a language model, with tools (the heart of adkit). */
@@ -86,6 +93,7 @@ export class LlmAgent extends BaseAgent {
   readonly maxToolOutputBytes?: number;
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
+  readonly mode: 'chat' | 'single_turn';
   readonly beforeModelCallbacks: readonly BeforeModelCallback[];
   readonly afterModelCallbacks: readonly AfterModelCallback[];
   readonly beforeToolCallbacks: readonly BeforeToolCallback[];
@@ -146,6 +154,11 @@ export class LlmAgent extends BaseAgent {
     this.maxToolOutputBytes = options.maxToolOutputBytes;
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
+    if (options.mode !== undefined && options.mode !== 'chat' && options.mode !== 'single_turn')
+      throw new ConfigError(`LlmAgent "${options.name}": mode must be 'chat' or 'single_turn', got ${JSON.stringify(options.mode)}.`);
+    this.mode = options.mode ?? 'chat';
+    // Single-turn sub-agents answer as tools of this agent (ADK Go's task tools).
+    for (const sub of this.subAgents) if (sub instanceof LlmAgent && sub.mode === 'single_turn') tools.push(singleTurnTool(sub));
     this.beforeModelCallbacks = callbackList(options.beforeModelCallback);
     this.afterModelCallbacks = callbackList(options.afterModelCallback);
     this.beforeToolCallbacks = callbackList(options.beforeToolCallback);

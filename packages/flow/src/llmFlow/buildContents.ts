@@ -29,8 +29,11 @@ export function buildContents(events: readonly Event[], agentName: string, branc
   // takes its place, so the model sees the call's real outcome right after the call.
   const awaitingConfirmation = new Set<string>();
   for (const event of events)
-    if (event.author === agentName)
+    if (event.author === agentName) {
       for (const id of Object.keys(event.actions?.requestedToolConfirmations ?? {})) awaitingConfirmation.add(id);
+      // A resumed call (a resumable tool answered by the client): its answer replaces the client's.
+      for (const id of event.actions?.startedToolCalls ?? []) awaitingConfirmation.add(id);
+    }
 
   for (const event of events) {
     if (event.partial || !event.content?.parts?.length) continue;

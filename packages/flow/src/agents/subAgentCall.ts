@@ -1,0 +1,177 @@
+import type { BaseAgent } from './baseAgent.js';
+import type { Content } from '../content/content.js';
+import { errorMessage, ArtifactError } from '../errors.js';
+import { getFunctionResponses, type Event } from '../content/event.js';
+import { newId } from '../content/ids.js';
+import { copyOwn } from '../content/ownProperty.js';
+import type { ToolContext } from '../context/toolContext.js';
+import { pendingConfirmationRequests } from '../confirmation/confirmationRequests.js';
+import { REQUEST_CONFIRMATION_FUNCTION } from '../llmFlow/buildContents.js';
+import { Runner } from '../runner/runner.js';
+import type { ArtifactService } from '../services/artifactService.js';
+import type { MemoryService } from '../services/memoryService.js';
+import { InMemorySessionService } from '../sessions/inMemorySessionService.js';
+import { STATE_PREFIX } from '../sessions/state.js';
+
+/** What a paused sub-agent call saves in its call's resume slot (`ctx.setResumeState`). */
+interface SubAgentPause {
+  readonly format: 'adkit.subAgent/1';
+  readonly agent: string;
+  readonly sessionId: string;
+  readonly initialState: Record<string, unknown>;
+  readonly events: Event[];
+  readonly waiting: { kind: 'confirmation'; requestId: string } | { kind: 'answer'; callId: string; toolName: string };
+}
+
+/** How a sub-agent call ended. */
+export type SubAgentOutcome =
+  /** It answered: the last content's text (thoughts left out), and its session's state. */
+  | { kind: 'answer'; text: string; state: Record<string, unknown>; initialState: Record<string, unknown> }
+  /** It failed (a throw or an error event); the message is for the parent model. */
+  | { kind: 'error'; message: string }
+  /**
+   * It waits for the user: a tool inside asked for confirmation (this call asked the parent's
+   * user with the same hint and payload) or a long-running tool inside waits for its answer (the
+   * parent call is paused; answer it like any long-running call). The child's state is saved in
+   * the call's resume slot, so the answer resumes it exactly where it stopped, in any process.
+   */
+  | { kind: 'paused'; waitingFor: 'confirmation' | 'answer'; toolName: string };
+
+/** What a call of a sub-agent starts with: the user message, or nothing on a resume. */
+export interface SubAgentCallInput {
+  /** The message for a first call. */
+  message?: Content;
+  /** The client's answer to a paused long-running call inside (from `resume`). */
+  answer?: Record<string, unknown>;
+}
+
+/**
+ * Runs an agent inside a tool call, isolated (AT-4): its own in-memory session, seeded with a
+ * copy of the caller's state without `_adk…` and `temp:` keys, its own runner; artifacts and
+ * memory search go to the caller's (saves are recorded on the caller's call). Its events reach
+ * the caller's client as progress events of the call. Nothing of its history reaches the caller's
+ * model. When a tool inside pauses (a confirmation, a long-running answer), the child's session is
+ * saved in the call's resume slot and the call pauses too; the caller's resume continues it where
+ * it stopped, so an inner tool runs once — across a process restart with a durable session store.
+ * The building block of `@adkit/agent-tool` and of single-turn sub-agents.
+ */
+export async function callSubAgent(agent: BaseAgent, ctx: ToolContext, input: SubAgentCallInput): Promise<SubAgentOutcome> {
+  const saved = pauseOf(ctx.resumeState, agent.name);
+  const sessionService = new InMemorySessionService();
+  const appName = agent.name;
+  const sessionId = saved?.sessionId ?? newId();
+  const initialState = saved?.initialState ?? inheritedState(ctx.state.toObject());
+  const session = await sessionService.createSession({ appName, userId: ctx.userId, sessionId, state: initialState });
+  for (const event of saved?.events ?? []) await sessionService.appendEvent(session, event);
+
+  let message: Content | undefined = input.message;
+  if (saved?.waiting.kind === 'confirmation') {
+    if (!ctx.toolConfirmation) return { kind: 'error', message: `Sub-agent "${agent.name}" was resumed without the confirmation it waits for.` };
+    const response: Record<string, unknown> = { confirmed: ctx.toolConfirmation.confirmed };
+    if (ctx.toolConfirmation.payload !== undefined) response.payload = ctx.toolConfirmation.payload;
+    message = { role: 'user', parts: [{ functionResponse: { id: saved.waiting.requestId, name: REQUEST_CONFIRMATION_FUNCTION, response } }] };
+  } else if (saved?.waiting.kind === 'answer') {
+    if (!input.answer) return { kind: 'error', message: `Sub-agent "${agent.name}" was resumed without the answer its tool "${saved.waiting.toolName}" waits for.` };
+    message = { role: 'user', parts: [{ functionResponse: { id: saved.waiting.callId, name: saved.waiting.toolName, response: input.answer } }] };
+  }
+
+  const runner = new Runner({
+    appName,
+    agent,
+    sessionService,
+    artifactService: forwardedArtifacts(ctx),
+    memoryService: forwardedMemory(ctx),
+    logger: ctx.logger,
+  });
+  const produced: Event[] = [];
+  try {
+    for await (const event of runner.runAsync({ userId: ctx.userId, sessionId, newMessage: message, signal: ctx.signal, context: ctx.context })) {
+      ctx.reportProgress({ event });
+      if (!event.partial) produced.push(event);
+    }
+  } catch (error) {
+    return { kind: 'error', message: `error during execution of sub-agent ${agent.name}: ${errorMessage(error)}` };
+  }
+  if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
+
+  const failed = produced.find((event) => event.errorCode || event.errorMessage);
+  if (failed)
+    return {
+      kind: 'error',
+      message: `error from sub-agent "${agent.name}" (code: "${failed.errorCode ?? ''}", message: "${failed.errorMessage ?? ''}")`,
+    };
+
+  const stored = (await sessionService.getSession({ appName, userId: ctx.userId, sessionId }))!;
+  const pause = (waiting: SubAgentPause['waiting']) =>
+    ctx.setResumeState({ format: 'adkit.subAgent/1', agent: agent.name, sessionId, initialState, events: stored.events, waiting } satisfies SubAgentPause);
+  const [pending] = pendingConfirmationRequests(stored.events);
+  if (pending) {
+    pause({ kind: 'confirmation', requestId: pending.requestCall.id! });
+    ctx.requestConfirmation({
+      hint: pending.confirmation.hint ?? `Approve ${pending.originalCall.name} for ${agent.name}?`,
+      payload: pending.confirmation.payload,
+    });
+    return { kind: 'paused', waitingFor: 'confirmation', toolName: pending.originalCall.name };
+  }
+  const waiting = unansweredLongRunning(produced);
+  if (waiting) {
+    pause({ kind: 'answer', ...waiting });
+    return { kind: 'paused', waitingFor: 'answer', toolName: waiting.toolName };
+  }
+
+  const last = [...produced].reverse().find((event) => event.content && event.author !== 'user');
+  const text = (last?.content?.parts ?? [])
+    .filter((part) => typeof part.text === 'string' && part.text !== '' && !part.thought)
+    .map((part) => part.text)
+    .join('\n');
+  return { kind: 'answer', text, state: stored.state, initialState };
+}
+
+/** The caller's state as the child starts with it: everything but `_adk…` and `temp:` keys (AT-4). */
+function inheritedState(state: Record<string, unknown>): Record<string, unknown> {
+  const copy = copyOwn(state);
+  for (const key of Object.keys(copy)) if (key.startsWith('_adk') || key.startsWith(STATE_PREFIX.temp)) delete copy[key];
+  return copy;
+}
+
+function pauseOf(value: unknown, agentName: string): SubAgentPause | undefined {
+  const pause = value as Partial<SubAgentPause> | undefined;
+  if (!pause || pause.format !== 'adkit.subAgent/1' || pause.agent !== agentName || !Array.isArray(pause.events)) return undefined;
+  return pause as SubAgentPause;
+}
+
+/** The first long-running call of this run that nothing answered (confirmation requests aside). */
+function unansweredLongRunning(events: readonly Event[]): { callId: string; toolName: string } | undefined {
+  const answered = new Set(events.flatMap(getFunctionResponses).map((response) => response.id));
+  for (const event of events)
+    for (const id of event.longRunningToolIds ?? []) {
+      const call = event.content?.parts?.find((part) => part.functionCall?.id === id)?.functionCall;
+      if (call && call.name !== REQUEST_CONFIRMATION_FUNCTION && !answered.has(id)) return { callId: id, toolName: call.name };
+      // A resumable tool marks the responses event, which holds no call: find it in an earlier event.
+      if (!call && !answered.has(id)) {
+        const made = events.flatMap((e) => e.content?.parts ?? []).find((part) => part.functionCall?.id === id)?.functionCall;
+        if (made) return { callId: id, toolName: made.name };
+      }
+    }
+  return undefined;
+}
+
+/** The child's artifacts are the caller's: saves are recorded on the caller's call (AT-4). */
+function forwardedArtifacts(ctx: ToolContext): ArtifactService {
+  const unsupported = (what: string) => Promise.reject(new ArtifactError(`${what} is not available inside a sub-agent; use it from the parent agent.`));
+  return {
+    saveArtifact: ({ filename, artifact }) => ctx.saveArtifact(filename, artifact),
+    loadArtifact: ({ filename, version }) => ctx.loadArtifact(filename, version),
+    listArtifactKeys: () => ctx.listArtifacts(),
+    deleteArtifact: () => unsupported('deleteArtifact'),
+    listVersions: () => unsupported('listVersions'),
+  };
+}
+
+/** Memory search goes to the caller's memory; the child's session is never added to it. */
+function forwardedMemory(ctx: ToolContext): MemoryService {
+  return {
+    addSessionToMemory: async () => {},
+    searchMemory: ({ query }) => ctx.searchMemory(query),
+  };
+}
