@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import type { FunctionDeclaration } from '../content/content.js';
+import type { CompiledSchema } from '../schema/compileSchema.js';
+import { LazySchema } from '../schema/lazySchema.js';
 import type { RunnableTool } from '../tools/tool.js';
 
 /** The tool through which a model with tools gives its structured final answer (BT-9). */
@@ -12,30 +13,32 @@ export const SET_MODEL_RESPONSE_INSTRUCTION =
   `${SET_MODEL_RESPONSE} tool with the required structured format. After using any other tools needed ` +
   `to complete the task, always call ${SET_MODEL_RESPONSE} with your final answer in the specified schema format.`;
 
-/** An output schema compiled once: its check, and the `set_model_response` tool built on it. */
-export interface CompiledOutputSchema {
-  check: ReturnType<typeof Compile>;
-  tool: RunnableTool;
-}
-
-const compiled = new WeakMap<TSchema, CompiledOutputSchema>();
-
 /**
- * The output schema compiled, once per schema object: agents compile at construction and every
- * step after that reuses the result, so no step pays for code generation.
+ * An agent's output schema, owned by the agent: checked for what would not compile at
+ * construction, compiled on first use (the first run loads TypeBox's compiler, importing adkit
+ * does not), and the `set_model_response` tool built on it.
  */
-export function compileOutputSchema(schema: TSchema): CompiledOutputSchema {
-  let entry = compiled.get(schema);
-  if (!entry) {
-    const check = Compile(schema);
-    entry = { check, tool: setModelResponseTool(schema, check) };
-    compiled.set(schema, entry);
+export class CompiledOutputSchema {
+  readonly schema: TSchema;
+  /** `set_model_response`, declared with the schema; its calls are checked against it. */
+  readonly tool: RunnableTool;
+  readonly #lazy: LazySchema;
+
+  /** Throws what compiling would throw (an invalid `pattern`, say); the agent wraps it in a `ConfigError`. */
+  constructor(schema: TSchema) {
+    this.#lazy = new LazySchema(schema);
+    this.schema = schema;
+    this.tool = setModelResponseTool(schema, this.#lazy);
   }
-  return entry;
+
+  /** The compiled check, compiled by the first call and kept. */
+  compile(): Promise<CompiledSchema> {
+    return this.#lazy.compile();
+  }
 }
 
-/** Builds `set_model_response` for an output schema, on its compiled check. */
-function setModelResponseTool(schema: TSchema, check: ReturnType<typeof Compile>): RunnableTool {
+/** Builds `set_model_response` for an output schema; its arguments are checked on each call. */
+function setModelResponseTool(schema: TSchema, lazy: LazySchema): RunnableTool {
   const declaration: FunctionDeclaration = {
     name: SET_MODEL_RESPONSE,
     description:
@@ -47,10 +50,8 @@ function setModelResponseTool(schema: TSchema, check: ReturnType<typeof Compile>
     description: declaration.description!,
     declaration: () => declaration,
     async run(_ctx, args) {
-      if (!check.Check(args)) {
-        const problems = [...check.Errors(args)].slice(0, 8).map((e) => `${e.instancePath || '/'}: ${e.message}`);
-        throw new Error(`invalid output schema: ${problems.join('; ')}`);
-      }
+      const compiled = lazy.compiled ?? (await lazy.compile());
+      if (!compiled.check(args)) throw new Error(`invalid output schema: ${compiled.problems(args).join('; ')}`);
       return args;
     },
   };

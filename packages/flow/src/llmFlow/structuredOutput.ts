@@ -1,13 +1,13 @@
-import type { Compile } from 'typebox/compile';
 import type { ToolResult } from '../runner/callbacks.js';
 import type { Content, Part } from '../content/content.js';
 import { createEvent, getFunctionResponses, isFinalResponse, type Event } from '../content/event.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
+import type { CompiledSchema } from '../schema/compileSchema.js';
 import { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
 
 /** The compiled check of an agent's output schema. */
-export type OutputCheck = ReturnType<typeof Compile>;
+export type OutputCheck = CompiledSchema;
 
 /** Saves a final answer to the agent's `outputKey` (parsed and checked with `outputSchema`). */
 export function saveOutput(agent: LlmAgent, event: Event, outputCheck: OutputCheck | undefined): void {
@@ -36,13 +36,8 @@ function parseStructured(text: string, check: OutputCheck): { value: unknown } |
   } catch {
     return { problem: 'the answer is not JSON' };
   }
-  if (check.Check(value)) return { value };
-  return {
-    problem: [...check.Errors(value)]
-      .slice(0, 8)
-      .map((e) => `${e.instancePath || '/'}: ${e.message}`)
-      .join('; '),
-  };
+  if (check.check(value)) return { value };
+  return { problem: check.problems(value).join('; ') };
 }
 
 /** The final answer given through `set_model_response`, as a model text event (FL-5). */

@@ -1,6 +1,6 @@
 import { AdkitError } from '../errors.js';
 import type { LlmRequest } from '../model/llmRequest.js';
-import type { RunnableTool, StreamingTool } from './tool.js';
+import type { RunnableTool, StreamingTool, Tool } from './tool.js';
 
 /**
  * Registers a tool in the request's dispatch table and advertises its declaration (PK-1):
@@ -8,16 +8,26 @@ import type { RunnableTool, StreamingTool } from './tool.js';
  * a tool without a declaration is callable but not advertised.
  */
 export function packTool(request: LlmRequest, tool: RunnableTool | StreamingTool): void {
-  if (Object.hasOwn(request.tools, tool.name))
-    throw new AdkitError(
-      'DUPLICATE_TOOL',
-      `duplicate tool: "${tool.name}". Two tools or toolsets of the agent expose this name; rename one, or give a toolset a prefix.`,
-    );
-  (request.tools as Record<string, RunnableTool | StreamingTool>)[tool.name] = tool;
+  registerTool(request, tool);
   const declaration = tool.declaration();
   if (!declaration) return;
   const entries = (request.config.tools ??= []);
   const group = entries.find((entry) => entry.functionDeclarations !== undefined);
   if (group) group.functionDeclarations!.push(declaration);
   else entries.push({ functionDeclarations: [declaration] });
+}
+
+/**
+ * Adds a tool to the request's dispatch table under `name` (its own name by default) without
+ * declaring anything: the one way to write `request.tools`, for wrappers that declare separately
+ * (`packTool` does both). A name already taken is refused with a `DUPLICATE_TOOL` error and the
+ * table is left as it was.
+ */
+export function registerTool(request: LlmRequest, tool: Tool, name: string = tool.name): void {
+  if (Object.hasOwn(request.tools, name))
+    throw new AdkitError(
+      'DUPLICATE_TOOL',
+      `duplicate tool: "${name}". Two tools or toolsets of the agent expose this name; rename one, or give a toolset a prefix.`,
+    );
+  Object.defineProperty(request.tools, name, { value: tool, writable: true, enumerable: true, configurable: true });
 }
