@@ -9,6 +9,9 @@ export type {
   McpHeaders,
   McpHeadersProvider,
 } from './mcpServerConfig.js';
+export type { McpResourcesOptions } from './mcpResources.js';
+export { McpResources, mcpResources } from './mcpResources.js';
+export type { McpConnectionOptions } from './toolsetSettings.js';
 export type { McpRequireConfirmation } from './mcpTool.js';
 export { McpTool } from './mcpTool.js';
 export type { InlineMediaRule, InlineMediaInfo } from './mediaShelf.js';

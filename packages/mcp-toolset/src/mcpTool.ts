@@ -1,8 +1,9 @@
-import { errorMessage, isAdkitError, type FunctionDeclaration, type ProgressReport, type ToolContext } from '@adkit/flow';
+import { type FunctionDeclaration, type ProgressReport, type ToolContext } from '@adkit/flow';
 import { BaseTool, ToolError, confirmationGate } from '@adkit/tool';
 import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { formatContent } from './formatContent.js';
 import type { MediaShelf } from './mediaShelf.js';
+import { requestError } from './requestError.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
 import { withoutMediaData } from './structuredOutput.js';
 
@@ -81,7 +82,7 @@ export class McpTool extends BaseTool {
           (failure) => failure === 'unsent' || this.idempotent,
         )) as CallToolResult;
     } catch (error) {
-      throw this.callError(ctx, error);
+      throw requestError(ctx, this.name, timeout, `failed to call MCP tool "${this.mcpName}" with err: `, error);
     }
     return this.convert(ctx, result);
   }
@@ -101,26 +102,6 @@ export class McpTool extends BaseTool {
       this.shared.shelf.put(call, output, media);
     }
     return { output };
-  }
-
-  /** What the model reads when the call could not complete. */
-  private callError(ctx: ToolContext, error: unknown): ToolError {
-    const toolName = this.name;
-    if (ctx.signal.aborted)
-      return new ToolError(`The call to tool "${toolName}" was cancelled.`, { code: 'CANCELLED', toolName, cause: error });
-    const code = (error as { code?: unknown } | null)?.code;
-    if ((error as Error | null)?.name === 'McpError' && code === -32001)
-      return new ToolError(`Tool "${toolName}" timed out after ${this.shared.timeoutMs} ms.`, { code: 'TOOL_TIMEOUT', toolName, cause: error });
-    if (isAdkitError(error) && error.code === 'MCP_CALL_INTERRUPTED')
-      return new ToolError(
-        `The connection to the MCP server broke during the call to tool "${toolName}" (${errorMessage(error)}); the call may or may not have run. Check its effect before calling it again; the next call reconnects.`,
-        { code: 'MCP_CALL_INTERRUPTED', toolName, cause: error },
-      );
-    return new ToolError(`failed to call MCP tool "${this.mcpName}" with err: ${errorMessage(error)}`, {
-      code: 'MCP_CALL_FAILED',
-      toolName,
-      cause: error,
-    });
   }
 }
 

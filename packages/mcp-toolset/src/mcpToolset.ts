@@ -1,13 +1,14 @@
 import { AdkitError, ConfigError, errorMessage, type LlmRequest, type ReadonlyContext, type RequestContext, type Tool } from '@adkit/flow';
 import { BaseToolset, FUNCTION_NAME_PATTERN, toFunctionName, type ToolPredicate } from '@adkit/tool';
-import type { Implementation, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
-import { defaultInlineMedia, MediaShelf, type InlineMediaRule } from './mediaShelf.js';
+import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { MediaShelf } from './mediaShelf.js';
 import { assertServerConfig, type McpServerConfig } from './mcpServerConfig.js';
 import { McpTool, type McpRequireConfirmation, type McpToolShared } from './mcpTool.js';
 import { ServerConnections, type HeaderSet } from './serverConnections.js';
+import { assertOptions, toolsetSettings, type McpConnectionOptions, type ToolsetSettings } from './toolsetSettings.js';
 
 /** Options of `mcpToolset`. */
-export interface McpToolsetOptions {
+export interface McpToolsetOptions extends McpConnectionOptions {
   /** The toolset's name, used in error messages; `"mcp_tool_set"` by default (MCP-2). */
   name?: string;
   /** Which tools the model sees: a predicate, or the names allowed (PK-5). */
@@ -16,28 +17,11 @@ export interface McpToolsetOptions {
   prefix?: string;
   /** Ask the user before each call (HC-2): a flag, or `(toolName, args, ctx) => boolean`. */
   requireConfirmation?: McpRequireConfirmation;
-  /**
-   * Limit in ms for each call (the run's flow enforces it, and the server gets an MCP
-   * cancellation) and for each listing request; 60,000 by default.
-   */
-  timeoutMs?: number;
-  /** Limit in ms for connecting: starting the server or the HTTP handshake, and `initialize`; 30,000 by default. */
-  connectTimeoutMs?: number;
-  /**
-   * Which images and audio of results also reach the model as inline data in the next step
-   * (see `InlineMediaRule`): images for every model and audio for Gemini models by default.
-   */
-  inlineMedia?: InlineMediaRule;
-  /** How the client introduces itself in `initialize`; `{name: "adkit-mcp-client", version: "1.0.0"}` by default. */
-  clientInfo?: Implementation;
-  /** With per-run headers: how many sessions (header sets) stay open; 16 by default, least recently used closed first. */
-  maxSessions?: number;
 }
 
 const DEFAULT_NAME = 'mcp_tool_set';
-const DEFAULT_CLIENT_INFO: Implementation = { name: 'adkit-mcp-client', version: '1.0.0' };
 
-const connectionsOf = new WeakMap<McpToolset, ServerConnections>();
+const connectionsOf = new WeakMap<McpToolset, { connections: ServerConnections; settings: ToolsetSettings }>();
 
 /**
  * An MCP server's tools as an adkit toolset. One persistent connection per toolset (per header
@@ -51,27 +35,18 @@ export class McpToolset extends BaseToolset {
   private readonly converted = new WeakMap<readonly SdkTool[], Tool[]>();
 
   constructor(server: McpServerConfig, options: McpToolsetOptions = {}) {
-    if (typeof options !== 'object' || options === null)
-      throw new ConfigError(`mcpToolset: options must be an object such as {prefix: "github"}, got ${options === null ? 'null' : typeof options}.`);
-    const name = options.name ?? DEFAULT_NAME;
-    super({ name, ...(options.toolFilter !== undefined ? { toolFilter: options.toolFilter } : {}), ...(options.prefix !== undefined ? { prefix: options.prefix } : {}) });
+    assertOptions('mcpToolset', options);
+    const { name = DEFAULT_NAME, toolFilter, prefix } = options;
+    super({ name, ...(toolFilter !== undefined ? { toolFilter } : {}), ...(prefix !== undefined ? { prefix } : {}) });
     const owner = `mcpToolset "${name}"`;
     assertServerConfig(owner, server);
-    const timeoutMs = positive(owner, 'timeoutMs', options.timeoutMs, 60_000);
-    const connectTimeoutMs = positive(owner, 'connectTimeoutMs', options.connectTimeoutMs, 30_000);
-    const maxSessions = positive(owner, 'maxSessions', options.maxSessions, 16);
+    const settings = toolsetSettings(owner, options);
     const requireConfirmation = options.requireConfirmation ?? false;
     if (typeof requireConfirmation !== 'boolean' && typeof requireConfirmation !== 'function')
       throw new ConfigError(`${owner}: requireConfirmation must be true, false or a function (toolName, args, ctx) => boolean.`);
-    const inlineMedia = options.inlineMedia ?? defaultInlineMedia;
-    if (typeof inlineMedia !== 'boolean' && typeof inlineMedia !== 'function')
-      throw new ConfigError(`${owner}: inlineMedia must be true, false or a function ({kind, mimeType, model}) => boolean.`);
-    const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-    if (typeof clientInfo?.name !== 'string' || typeof clientInfo.version !== 'string')
-      throw new ConfigError(`${owner}: clientInfo must be {name, version} strings.`);
-    const connections = new ServerConnections(owner, server, { clientInfo, connectTimeoutMs, requestTimeoutMs: timeoutMs }, maxSessions);
-    connectionsOf.set(this, connections);
-    this.shared = { connections, shelf: new MediaShelf(inlineMedia), requireConfirmation, timeoutMs };
+    const connections = new ServerConnections(owner, server, settings.session, settings.maxSessions);
+    connectionsOf.set(this, { connections, settings });
+    this.shared = { connections, shelf: new MediaShelf(settings.inlineMedia), requireConfirmation, timeoutMs: settings.timeoutMs };
   }
 
   /** Lists the server's tools for this run's header set (cached until the server says they changed). */
@@ -136,14 +111,7 @@ export function mcpToolset(server: McpServerConfig, options?: McpToolsetOptions)
   return new McpToolset(server, options);
 }
 
-/** The connections of a toolset, for `mcpResources` to share. */
-export function toolsetConnections(toolset: McpToolset): ServerConnections | undefined {
+/** The connections and settings of a toolset, for `mcpResources` to share. */
+export function toolsetConnections(toolset: McpToolset): { connections: ServerConnections; settings: ToolsetSettings } | undefined {
   return connectionsOf.get(toolset);
-}
-
-function positive(owner: string, name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-    throw new ConfigError(`${owner}: ${name} must be a positive number, got ${String(value)}; leave it out for ${fallback}.`);
-  return value;
 }

@@ -1,6 +1,6 @@
 // One persistent connection per toolset (MCP-3, MCP-4, MCP-9), against SDK-built servers: in
 // memory, and a stdio child this test kills. Bad input tried: 20 concurrent first calls, a child
-// killed between calls and during a call, a child flooding stdout with a 50 MB message, a server
+// killed between calls and during a call, a child flooding stdout with a 16 MB message (the SDK's stdio limit is 10 MB), a server
 // that never answers, a transport instance reused after it closed, close() during a connect.
 import type { ToolContext } from '@adkit/flow';
 import { createToolContext } from '@adkit/flow/testing';
@@ -102,11 +102,11 @@ describe('a stdio server killed mid-run (MCP-4)', { timeout: 20_000 }, () => {
     await toolset.close();
   });
 
-  it('a 50 MB message over the 10 MB stdio limit is an error for the model; the next call reconnects', async () => {
+  it('a 16 MB message, over the 10 MB stdio limit, is an error for the model; the next call reconnects', async () => {
     const toolset = mcpToolset(nodeServer(PID_SERVER));
     const tools = await toolMap(toolset);
     const pid = Number((await tools.get('whoami')!.run(ctx(), {})).output);
-    await expect(tools.get('flood')!.run(ctx(), { mb: 50 })).rejects.toMatchObject({
+    await expect(tools.get('flood')!.run(ctx(), { mb: 16 })).rejects.toMatchObject({
       code: 'MCP_CALL_INTERRUPTED',
       message: expect.stringContaining('last transport error: ReadBuffer exceeded maximum size of 10485760 bytes'),
     });
