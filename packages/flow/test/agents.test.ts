@@ -20,7 +20,6 @@ import {
   type LlmRequest,
   type Tool,
   type RequestContext,
-  type ToolContext,
   type Toolset,
 } from '../src/index.js';
 import { ScriptedModel, functionCallResponse, textResponse } from '../src/testing/index.js';

@@ -103,7 +103,7 @@ export class FlowContext implements RequestContext {
     const memory = this.#source.memoryService;
     if (!memory)
       throw new MemoryError('memory service is not set; pass memoryService to the Runner (InMemoryRunner has one).');
-    return memory.searchMemory({ appName: this.appName, userId: this.userId, query });
+    return memory.searchMemory({ appName: this.appName, userId: this.userId, query, signal: this.signal });
   }
 
   private artifacts(): ArtifactService {

@@ -3,6 +3,7 @@ import { InMemoryArtifactService } from '../services/inMemoryArtifactService.js'
 import { InMemoryMemoryService } from '../services/inMemoryMemoryService.js';
 import { InMemorySessionService } from '../sessions/inMemorySessionService.js';
 import type { Plugin } from './plugin.js';
+import type { Logger } from '../context/logger.js';
 import { Runner } from './runner.js';
 
 export interface InMemoryRunnerOptions {
@@ -10,6 +11,12 @@ export interface InMemoryRunnerOptions {
   appName?: string;
   plugins?: readonly Plugin[];
   autoCreateSession?: boolean;
+  /** Where warnings and errors go (console-compatible); default: stderr. */
+  logger?: Logger;
+  /** After each run, add the session to the in-memory memory service. */
+  addSessionsToMemory?: boolean;
+  /** Keys confirmation digests (HMAC); see `RunnerOptions.confirmationSecret`. */
+  confirmationSecret?: string;
 }
 
 /** A runner with in-memory session, artifact and memory services, for tests, demos and scripts. */
@@ -24,6 +31,9 @@ export class InMemoryRunner extends Runner {
       agent: options.agent,
       plugins: options.plugins,
       autoCreateSession: options.autoCreateSession,
+      logger: options.logger,
+      addSessionsToMemory: options.addSessionsToMemory,
+      confirmationSecret: options.confirmationSecret,
       sessionService: new InMemorySessionService(),
       artifactService: new InMemoryArtifactService(),
       memoryService: new InMemoryMemoryService(),
