@@ -1,7 +1,7 @@
 // The example runs as `node dist/main.js` would, with the real @google/genai SDK pointed at the
 // replay server through GOOGLE_GEMINI_BASE_URL. (@adkit/model-gemini's README test checks that
 // its README shows src/streamToolCall.ts verbatim.)
-import { fixtureText, splitSseEvents, startReplayServer } from '@adkit/replay-server';
+import { startReplayServer, truncatedFixture } from '@adkit/replay-server';
 import { runExample } from '@adkit/test-support';
 import { expect, it, onTestFinished } from 'vitest';
 
@@ -27,8 +27,7 @@ it('sends the declaration and system instruction, then prints the streamed funct
 
 it('issue 9: a stream cut before its finish reason prints INCOMPLETE_STREAM, never the call it held', async () => {
   // A copy of a recorded stream cut after its first chunk: a whole-looking call, no finish reason.
-  const body = splitSseEvents(fixtureText('gemini--function-call-thought-signature-stream.1.sse')).slice(0, 1).join('');
-  const server = await startReplayServer({ script: [{ endpoint: ':streamGenerateContent', body, contentType: 'text/event-stream' }] });
+  const server = await startReplayServer({ script: [truncatedFixture('gemini--function-call-thought-signature-stream.1.sse', 1)] });
   onTestFinished(() => server.close());
   const env = { GEMINI_API_KEY: 'AIza-replay-test', GOOGLE_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl };
   expect(await runExample(main, { env })).toEqual({

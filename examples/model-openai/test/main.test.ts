@@ -1,7 +1,7 @@
 // The example runs as `node dist/main.js` would, with the real openai SDK pointed at the replay
 // server through OPENAI_BASE_URL, as a user points it at another server. (@adkit/model-openai's
 // README test checks that its README shows src/streamToolCall.ts verbatim.)
-import { fixtureText, splitSseEvents, startReplayServer } from '@adkit/replay-server';
+import { startReplayServer, truncatedFixture } from '@adkit/replay-server';
 import { runExample } from '@adkit/test-support';
 import { expect, it, onTestFinished } from 'vitest';
 
@@ -37,8 +37,7 @@ it('sends the strict tool schema, then prints the streamed tool call, assembled'
 
 it('issue 9: a stream cut before its finish reason prints INCOMPLETE_STREAM, never the half-received call', async () => {
   // A copy of the recorded stream without its last three events (finish reason, usage, [DONE]).
-  const body = splitSseEvents(fixtureText('openai-chat--tool-call-stream.1.sse')).slice(0, -3).join('');
-  const server = await startReplayServer({ script: [{ endpoint: '/chat/completions', body, contentType: 'text/event-stream' }] });
+  const server = await startReplayServer({ script: [truncatedFixture('openai-chat--tool-call-stream.1.sse', 6)] });
   onTestFinished(() => server.close());
   const env = { OPENAI_API_KEY: 'sk-replay-test', OPENAI_BASE_URL: server.openaiBaseURL };
   expect(await runExample(main, { env })).toEqual({

@@ -7,7 +7,7 @@ export type {
   ReplayServer,
   ReplayServerOptions,
 } from './replayServer.js';
-export { startReplayServer } from './replayServer.js';
+export { startReplayServer, truncatedFixture } from './replayServer.js';
 export type { FixtureEntry, FixtureRequest } from './fixtures.js';
 export {
   FIXTURES_DIR,

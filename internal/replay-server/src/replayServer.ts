@@ -69,6 +69,8 @@ export interface ReplayServer {
   remaining(): number;
   /** How many streams held by `pauseAfterEvents` are still open (the client has not left). */
   heldStreams(): number;
+  /** Resolves once exactly `count` streams are held open; rejects after `timeoutMs` (default 2,000) saying how many are. */
+  waitForHeldStreams(count: number, timeoutMs?: number): Promise<void>;
   /** Throws unless every step was served and nothing unexpected arrived. */
   assertDone(): void;
   close(): Promise<void>;
@@ -131,6 +133,16 @@ function prepare(step: ReplayStep): PreparedStep {
     return { ...base, contentType: 'text/event-stream', chunks, sse: true };
   }
   return { ...base, contentType: 'application/json', chunks: [JSON.stringify(step.json ?? {})], sse: false };
+}
+
+/**
+ * A step serving a copy of a recorded SSE fixture cut after its first `events` events, as a stream
+ * that ends early would (the fixture itself is left as it is).
+ */
+export function truncatedFixture(fixture: string, events: number): ResponseStep {
+  const entry = fixtureEntry(fixture);
+  const body = splitSseEvents(fixtureText(fixture)).slice(0, events).join('');
+  return { endpoint: endpointOf(entry), status: entry.status, body, contentType: entry.contentType };
 }
 
 function describe(step: PreparedStep): string {
@@ -254,6 +266,15 @@ export async function startReplayServer(options: ReplayServerOptions = {}): Prom
     },
     remaining: () => script.length,
     heldStreams: () => held.size,
+    async waitForHeldStreams(count, timeoutMs = 2000) {
+      const start = Date.now();
+      while (held.size !== count) {
+        if (Date.now() - start > timeoutMs) {
+          throw new Error(`replay server: expected ${count} held streams within ${timeoutMs} ms, ${held.size} are held`);
+        }
+        await delay(5);
+      }
+    },
     assertDone() {
       const problems: string[] = [];
       for (const r of unexpected) problems.push(`unexpected request ${r.method} ${r.path}`);

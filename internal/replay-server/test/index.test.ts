@@ -14,6 +14,7 @@ it('pins the exports of @adkit/replay-server', () => {
       'fixtureText',
       'splitSseEvents',
       'startReplayServer',
+      'truncatedFixture',
     ].sort(),
   );
 });

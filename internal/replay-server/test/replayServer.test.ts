@@ -8,6 +8,7 @@ import {
   fixtureText,
   splitSseEvents,
   startReplayServer,
+  truncatedFixture,
   type ReplayServer,
 } from '../src/index.js';
 
@@ -166,18 +167,16 @@ describe('startReplayServer', () => {
   it('serves a body as is: an HTML page, and a truncated SSE copy of a fixture event by event', async () => {
     const file = 'openai-chat--tool-call-stream.1.sse';
     const truncated = splitSseEvents(fixtureText(file)).slice(0, 3).join('');
+    expect(truncatedFixture(file, 3)).toEqual({ endpoint: '/chat/completions', status: 200, body: truncated, contentType: 'text/event-stream; charset=utf-8' });
     server = await startReplayServer({
-      script: [
-        { endpoint: '/chat/completions', body: '<!DOCTYPE html><html><body>Bad gateway</body></html>', contentType: 'text/html' },
-        { endpoint: '/chat/completions', body: truncated, contentType: 'text/event-stream' },
-      ],
+      script: [{ endpoint: '/chat/completions', body: '<!DOCTYPE html><html><body>Bad gateway</body></html>', contentType: 'text/html' }, truncatedFixture(file, 3)],
     });
     const page = await post(`${server.openaiBaseURL}/chat/completions`, {});
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html');
     expect(page.text).toBe('<!DOCTYPE html><html><body>Bad gateway</body></html>');
     const streamed = await post(`${server.openaiBaseURL}/chat/completions`, {});
-    expect(streamed.headers['content-type']).toBe('text/event-stream');
+    expect(streamed.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(streamed.text).toBe(truncated);
     expect(streamed.chunks.length).toBeGreaterThanOrEqual(6);
     server.assertDone();
@@ -202,11 +201,8 @@ describe('startReplayServer', () => {
     server.assertDone();
   });
 
-  it('heldStreams() counts the streams held open until their client leaves', async () => {
+  it('heldStreams() counts the streams held open until their client leaves; waitForHeldStreams() waits for a count', async () => {
     server = await startReplayServer({ script: [{ fixture: 'openai-chat--tool-call-stream.2.sse', pauseAfterEvents: 1 }] });
-    const until = async (done: () => boolean) => {
-      for (const start = Date.now(); !done() && Date.now() - start < 2000; ) await new Promise((resolve) => setTimeout(resolve, 5));
-    };
     const controller = new AbortController();
     const left = new Promise<void>((resolve) => {
       const req = request(`${server!.openaiBaseURL}/chat/completions`, { method: 'POST', signal: controller.signal }, (res) => {
@@ -216,11 +212,12 @@ describe('startReplayServer', () => {
       req.on('error', () => resolve());
       req.end('{}');
     });
-    await until(() => server!.heldStreams() === 1);
+    await server.waitForHeldStreams(1);
     expect(server.heldStreams()).toBe(1);
+    await expect(server.waitForHeldStreams(2, 20)).rejects.toThrow('replay server: expected 2 held streams within 20 ms, 1 are held');
     controller.abort();
     await left;
-    await until(() => server!.heldStreams() === 0);
+    await server.waitForHeldStreams(0);
     expect(server.heldStreams()).toBe(0);
   });
 

@@ -1,5 +1,5 @@
 import type { LlmRequest, LlmResponse, Model } from '@adkit/flow';
-import { endpointOf, fixtureEntry, fixtureText, splitSseEvents, type ReplayServer, type ResponseStep } from '@adkit/replay-server';
+import type { ReplayServer } from '@adkit/replay-server';
 import { gemini, type GeminiOptions } from '../src/index.js';
 
 /** A Gemini model pointed at the replay server. */
@@ -31,11 +31,6 @@ export function asJsSdkBody(body: Record<string, unknown>): Record<string, unkno
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** Waits (polling, at most 2 s) until `done()` holds. */
-export async function until(done: () => boolean): Promise<void> {
-  for (const start = Date.now(); !done() && Date.now() - start < 2000; ) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 /** Collects the process warnings emitted while `work` runs (and one turn after, when Node emits them). */
 export async function processWarnings(work: () => Promise<void>): Promise<Error[]> {
   const warnings: Error[] = [];
@@ -48,10 +43,4 @@ export async function processWarnings(work: () => Promise<void>): Promise<Error[
     process.off('warning', onWarning);
   }
   return warnings;
-}
-
-/** A step serving a copy of a recorded SSE fixture cut after its first `events` events (the fixture itself is left as it is). */
-export function truncatedCopy(fixture: string, events: number): ResponseStep {
-  const body = splitSseEvents(fixtureText(fixture)).slice(0, events).join('');
-  return { endpoint: endpointOf(fixtureEntry(fixture)), body, contentType: 'text/event-stream' };
 }

@@ -4,9 +4,9 @@
 // whole-looking call or mid-answer with no finish reason (also after an earlier chunk's STOP), a
 // connection destroyed mid-stream and before the first chunk; and the same through the flow.
 import { InMemoryRunner, LlmAgent, createLlmRequest, createUserContent, getFunctionCalls, type Event, type RunnableTool } from '@adkit/flow';
-import { fixtureRequestBody, startReplayServer, type ReplayServer } from '@adkit/replay-server';
+import { fixtureRequestBody, startReplayServer, truncatedFixture, type ReplayServer } from '@adkit/replay-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect, geminiAt, truncatedCopy } from './helpers.js';
+import { collect, geminiAt } from './helpers.js';
 
 let server: ReplayServer;
 afterEach(async () => {
@@ -27,19 +27,19 @@ describe('issue 9: Gemini streams that end early', () => {
     ['mid-arguments', 5],
     ['after every argument, before the closing chunk and its finish reason', 9],
   ])('a Vertex call cut %s (willContinue pending) → INCOMPLETE_STREAM, no call', async (_label, events) => {
-    server = await startReplayServer({ script: [truncatedCopy(vertex, events)] });
+    server = await startReplayServer({ script: [truncatedFixture(vertex, events)] });
     expect(await collect(geminiAt(server, 'gemini-3-pro-preview'), hello, true)).toEqual([incomplete('gemini-3-pro-preview', stillStreaming)]);
   });
 
   it('a whole-looking call with no finish reason after it → INCOMPLETE_STREAM, no call', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('gemini--function-call-thought-signature-stream.1.sse', 1)] });
+    server = await startReplayServer({ script: [truncatedFixture('gemini--function-call-thought-signature-stream.1.sse', 1)] });
     expect(await collect(geminiAt(server, 'gemini-2.5-flash'), hello, true)).toEqual([
       incomplete('gemini-2.5-flash', 'ended after 1 chunk without a finish reason'),
     ]);
   });
 
   it('an answer cut mid-text after an earlier chunk’s STOP (the server-side call’s) → the text streamed, then INCOMPLETE_STREAM', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('gemini--server-side-mcp-tool-stream.sse', 4)] });
+    server = await startReplayServer({ script: [truncatedFixture('gemini--server-side-mcp-tool-stream.sse', 4)] });
     const responses = await collect(geminiAt(server, 'gemini-2.5-flash'), hello, true);
     expect(responses.filter((r) => r.partial).map((r) => r.content!.parts![0]!.text)).toEqual([
       'Here',
@@ -77,7 +77,7 @@ describe('issue 9: Gemini streams that end early', () => {
 
 describe('issue 9: through the flow', () => {
   it('a Vertex call cut mid-arguments reaches the client as an error event, and the tool never runs', async () => {
-    server = await startReplayServer({ script: [truncatedCopy(vertex, 9)] });
+    server = await startReplayServer({ script: [truncatedFixture(vertex, 9)] });
     const recorded = fixtureRequestBody(vertex) as { tools: Array<{ functionDeclarations: Array<{ name: string }> }> };
     const ran: unknown[] = [];
     const tool: RunnableTool = {

@@ -4,9 +4,9 @@
 // cut mid-arguments), a connection destroyed mid-stream and before the first event, a
 // `response.incomplete` whose call was cut at max_output_tokens; and the same through the flow.
 import { InMemoryRunner, LlmAgent, createLlmRequest, createUserContent, getFunctionCalls, type Event, type RunnableTool } from '@adkit/flow';
-import { fixtureText, splitSseEvents, startReplayServer, type ReplayServer } from '@adkit/replay-server';
+import { fixtureText, splitSseEvents, startReplayServer, truncatedFixture, type ReplayServer } from '@adkit/replay-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect, openaiAt, truncatedCopy } from './helpers.js';
+import { collect, openaiAt } from './helpers.js';
 
 let server: ReplayServer;
 afterEach(async () => {
@@ -28,27 +28,27 @@ const incomplete = (model: string, how: string) => ({
 
 describe('issue 9: Chat Completions streams that end early', () => {
   it('cut after the whole arguments but before the finish reason (and [DONE]) → INCOMPLETE_STREAM, no call', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('openai-chat--tool-call-stream.1.sse', 6)] });
+    server = await startReplayServer({ script: [truncatedFixture('openai-chat--tool-call-stream.1.sse', 6)] });
     const responses = await collect(openaiAt(server, 'gpt-4o-mini'), request, true);
     expect(responses).toEqual([incomplete('gpt-4o-mini', 'ended after 6 events without a finish reason')]);
   });
 
   it('cut mid-arguments → INCOMPLETE_STREAM, not MALFORMED_FUNCTION_CALL', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('openai-chat--tool-call-stream.1.sse', 3)] });
+    server = await startReplayServer({ script: [truncatedFixture('openai-chat--tool-call-stream.1.sse', 3)] });
     expect(await collect(openaiAt(server, 'gpt-4o-mini'), request, true)).toEqual([
       incomplete('gpt-4o-mini', 'ended after 3 events without a finish reason'),
     ]);
   });
 
   it('a text answer cut mid-sentence: the partial text was streamed, the final response is the error', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('openai-chat--tool-call-stream.2.sse', 5)] });
+    server = await startReplayServer({ script: [truncatedFixture('openai-chat--tool-call-stream.2.sse', 5)] });
     const responses = await collect(openaiAt(server, 'gpt-4o-mini'), request, true);
     expect(responses.filter((r) => r.partial).map((r) => r.content!.parts![0]!.text)).toEqual(['The', ' capital', ' of', ' the']);
     expect(responses.filter((r) => !r.partial)).toEqual([incomplete('gpt-4o-mini', 'ended after 5 events without a finish reason')]);
   });
 
   it('cut after the finish reason, before the usage chunk and [DONE]: the answer is whole (the SDK consumes [DONE] itself)', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('openai-chat--tool-call-stream.1.sse', 7)] });
+    server = await startReplayServer({ script: [truncatedFixture('openai-chat--tool-call-stream.1.sse', 7)] });
     const [response] = await collect(openaiAt(server, 'gpt-4o-mini'), request, true);
     expect(response).toEqual({
       content: { role: 'model', parts: [{ functionCall: { id: 'call_ZR5UUuTt3pf61kjwAJIYdVMj', name: 'get_capital', args: { country: 'UK' } } }] },
@@ -77,21 +77,21 @@ describe('issue 9: Chat Completions streams that end early', () => {
 
 describe('issue 9: Responses API streams that end early', () => {
   it('every item finished but no response.completed → INCOMPLETE_STREAM, no call', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('openai-responses--function-call-stream.sse', 10)] });
+    server = await startReplayServer({ script: [truncatedFixture('openai-responses--function-call-stream.sse', 10)] });
     expect(await collect(openaiAt(server, 'gpt-4o', { api: 'responses' }), request, true)).toEqual([
       incomplete('gpt-4o', 'ended after 10 events without response.completed'),
     ]);
   });
 
   it('cut mid-arguments → INCOMPLETE_STREAM', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('openai-responses--function-call-stream.sse', 5)] });
+    server = await startReplayServer({ script: [truncatedFixture('openai-responses--function-call-stream.sse', 5)] });
     expect(await collect(openaiAt(server, 'gpt-4o', { api: 'responses' }), request, true)).toEqual([
       incomplete('gpt-4o', 'ended after 5 events without response.completed'),
     ]);
   });
 
   it('text, then a finished call, then no response.completed: the text streamed, the final response is the error', async () => {
-    server = await startReplayServer({ script: [truncatedCopy('openai-responses--text-then-function-call-stream.1.sse', 32)] });
+    server = await startReplayServer({ script: [truncatedFixture('openai-responses--text-then-function-call-stream.1.sse', 32)] });
     const responses = await collect(openaiAt(server, 'gpt-4o', { api: 'responses' }), request, true);
     expect(responses.filter((r) => r.partial).length).toBe(13);
     expect(responses.filter((r) => !r.partial)).toEqual([incomplete('gpt-4o', 'ended after 32 events without response.completed')]);
@@ -141,8 +141,8 @@ describe('issue 9: Responses API streams that end early', () => {
 
 describe('issue 9: through the flow', () => {
   it.each([
-    ['chat', truncatedCopy('openai-chat--tool-call-stream.1.sse', 6), 'ended after 6 events without a finish reason'],
-    ['responses', truncatedCopy('openai-responses--function-call-stream.sse', 10), 'ended after 10 events without response.completed'],
+    ['chat', truncatedFixture('openai-chat--tool-call-stream.1.sse', 6), 'ended after 6 events without a finish reason'],
+    ['responses', truncatedFixture('openai-responses--function-call-stream.sse', 10), 'ended after 10 events without response.completed'],
   ] as const)('%s: a cut stream reaches the client as an error event, and the tool never runs', async (api, step, how) => {
     server = await startReplayServer({ script: [step] });
     const ran: unknown[] = [];

@@ -7,7 +7,7 @@ import { getEventListeners } from 'node:events';
 import { createLlmRequest, createUserContent, type LlmResponse } from '@adkit/flow';
 import { startReplayServer, type ReplayServer, type ReplayStep } from '@adkit/replay-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect, openaiAt, processWarnings, until } from './helpers.js';
+import { collect, openaiAt, processWarnings } from './helpers.js';
 
 let server: ReplayServer;
 afterEach(async () => {
@@ -78,16 +78,14 @@ describe('issue 9: the caller’s signal still aborts what is in flight', () => 
     server.enqueue(...Array.from({ length: 20 }, () => ({ fixture: 'openai-chat--tool-call-stream.2.sse', pauseAfterEvents: 3 })));
     const warnings = await processWarnings(async () => {
       const runs = Array.from({ length: 20 }, () => collect(model, hello, true, controller.signal));
-      await until(() => server.heldStreams() === 20);
-      expect(server.heldStreams()).toBe(20);
+      await server.waitForHeldStreams(20);
       expect(listeners(controller.signal)).toBe(1);
       controller.abort();
       const results = await Promise.all(runs);
       // Each saw the partial text that came before the abort, and no final response.
       for (const responses of results) expect(responses.every((r) => r.partial)).toBe(true);
     });
-    await until(() => server.heldStreams() === 0);
-    expect(server.heldStreams()).toBe(0);
+    await server.waitForHeldStreams(0);
     expect(listeners(controller.signal)).toBe(0);
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
@@ -98,11 +96,10 @@ describe('issue 9: the caller’s signal still aborts what is in flight', () => 
     server = await startReplayServer({ script: [{ fixture, pauseAfterEvents: 0 }] });
     const controller = new AbortController();
     const run = collect(openaiAt(server, 'gpt-4o', { api, maxRetries: 0 }), hello, false, controller.signal);
-    await until(() => server.heldStreams() === 1);
+    await server.waitForHeldStreams(1);
     controller.abort();
     expect(await run).toEqual([]);
-    await until(() => server.heldStreams() === 0);
-    expect(server.heldStreams()).toBe(0);
+    await server.waitForHeldStreams(0);
     expect(listeners(controller.signal)).toBe(0);
   });
 
@@ -113,8 +110,7 @@ describe('issue 9: the caller’s signal still aborts what is in flight', () => 
       expect(response.partial).toBe(true);
       break;
     }
-    await until(() => server.heldStreams() === 0);
-    expect(server.heldStreams()).toBe(0);
+    await server.waitForHeldStreams(0);
     expect(listeners(caller)).toBe(0);
     expect(caller.aborted).toBe(false);
   });
