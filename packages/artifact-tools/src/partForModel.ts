@@ -1,23 +1,49 @@
 import type { Part } from '@adkit/flow';
 
+/** Text artifacts larger than this reach the model as their head and a note (a request stays small). */
+export const MAX_TEXT_ARTIFACT_BYTES = 256 * 1024;
+/** How much of a too-large text artifact the model sees. */
+export const TEXT_ARTIFACT_HEAD_BYTES = 16 * 1024;
+/** Inline data (images, audio, PDF) larger than this becomes a placeholder; providers refuse more. */
+export const MAX_INLINE_ARTIFACT_BYTES = 20 * 1024 * 1024;
+
 /**
  * The part a model can take for a loaded artifact (BT-2, as ADK Go's `safePartForLLM`): images,
  * audio and PDF stay inline data; text-like data (`text/*`, JSON, XML, CSV, YAML, JavaScript) is
  * decoded to text (invalid UTF-8 becomes U+FFFD); any other binary becomes a one-line placeholder
  * naming its type and size, since models refuse such inline data. Text and file-URI parts pass
- * unchanged; a missing artifact or an empty blob becomes a note the model can read.
+ * unchanged; a missing artifact or an empty blob becomes a note the model can read. Sizes are
+ * bounded: text over `MAX_TEXT_ARTIFACT_BYTES` comes as its first `TEXT_ARTIFACT_HEAD_BYTES` and a
+ * note with the full size; inline data over `MAX_INLINE_ARTIFACT_BYTES` becomes a placeholder.
  */
 export function partForModel(part: Part | undefined, name: string): Part {
   if (part === undefined) return { text: `[Artifact: ${JSON.stringify(name)} was not found. It may have been deleted.]` };
   const blob = part.inlineData;
-  if (!blob) return part;
+  if (!blob) {
+    if (part.text !== undefined && Buffer.byteLength(part.text) > MAX_TEXT_ARTIFACT_BYTES)
+      return {
+        text: `${part.text.slice(0, TEXT_ARTIFACT_HEAD_BYTES)}\n[Artifact ${JSON.stringify(name)} is ${Buffer.byteLength(part.text)} bytes; the first ${TEXT_ARTIFACT_HEAD_BYTES} characters are shown above.]`,
+      };
+    return part;
+  }
   const mimeType = normalizeMimeType(blob.mimeType) || 'application/octet-stream';
   const data = blob.data ?? '';
   if (data.length === 0) return { text: `[Artifact: ${JSON.stringify(name)}, type: ${JSON.stringify(mimeType)}. No inline data was provided.]` };
-  if (isInlineMimeType(mimeType)) return part;
-  if (isTextMimeType(mimeType)) return { text: Buffer.from(data, 'base64').toString('utf8') };
+  const size = base64ByteLength(data);
+  if (isInlineMimeType(mimeType))
+    return size <= MAX_INLINE_ARTIFACT_BYTES
+      ? part
+      : { text: `[Artifact: ${JSON.stringify(name)}, type: ${JSON.stringify(mimeType)}, size: ${size} bytes: too large to send to the model (limit ${MAX_INLINE_ARTIFACT_BYTES} bytes).]` };
+  if (isTextMimeType(mimeType)) {
+    if (size <= MAX_TEXT_ARTIFACT_BYTES) return { text: Buffer.from(data, 'base64').toString('utf8') };
+    // Decode only the head: 4 base64 characters carry 3 bytes.
+    const head = Buffer.from(data.slice(0, (TEXT_ARTIFACT_HEAD_BYTES / 3) * 4), 'base64').toString('utf8');
+    return {
+      text: `${head}\n[Artifact ${JSON.stringify(name)} is ${size} bytes; the first ${TEXT_ARTIFACT_HEAD_BYTES} bytes are shown above. Ask the user, or a tool that can search it, for the rest.]`,
+    };
+  }
   return {
-    text: `[Binary artifact: ${JSON.stringify(name)}, type: ${JSON.stringify(mimeType)}, size: ${base64ByteLength(data)} bytes. Content cannot be displayed inline.]`,
+    text: `[Binary artifact: ${JSON.stringify(name)}, type: ${JSON.stringify(mimeType)}, size: ${size} bytes. Content cannot be displayed inline.]`,
   };
 }
 

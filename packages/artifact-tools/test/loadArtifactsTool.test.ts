@@ -283,3 +283,27 @@ describe('what the model gets for each kind of artifact', () => {
     expect(model.requests[1]!.contents.at(-1)).toEqual({ role: 'user', parts: [{ text: 'Artifact f is:' }, shown] });
   });
 });
+
+describe('size bounds on what load_artifacts sends (a 50 MB saved tool output never fills a request)', () => {
+  const base64 = (text: string) => Buffer.from(text).toString('base64');
+  it('a text artifact over 256 KiB reaches the model as its first 16 KiB and a note with the size', async () => {
+    const { partForModel } = await import('../src/index.js');
+    const big = 'x'.repeat(50 * 1024 * 1024);
+    const part = partForModel({ inlineData: { mimeType: 'application/json', data: base64(big) } }, 'tool-outputs/report.json');
+    expect(part.text!.length).toBeLessThan(17 * 1024);
+    expect(part.text).toMatch(/\n\[Artifact "tool-outputs\/report\.json" is 52428800 bytes; the first 16384 bytes are shown above\./);
+    const plain = partForModel({ text: big }, 'notes.txt');
+    expect(plain.text!.length).toBeLessThan(17 * 1024);
+    expect(plain.text).toContain('is 52428800 bytes');
+    // Small artifacts are untouched.
+    expect(partForModel({ inlineData: { mimeType: 'text/plain', data: base64('hello') } }, 'a.txt')).toEqual({ text: 'hello' });
+  });
+
+  it('inline data over 20 MiB becomes a placeholder', async () => {
+    const { partForModel } = await import('../src/index.js');
+    const data = Buffer.alloc(21 * 1024 * 1024).toString('base64');
+    expect(partForModel({ inlineData: { mimeType: 'image/png', data } }, 'huge.png')).toEqual({
+      text: '[Artifact: "huge.png", type: "image/png", size: 22020096 bytes: too large to send to the model (limit 20971520 bytes).]',
+    });
+  });
+});
