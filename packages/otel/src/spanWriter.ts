@@ -1,4 +1,4 @@
-import { errorMessage, isAdkitError } from '@adkit/flow';
+import { errorMessage } from '@adkit/flow';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { boundedJson, truncateText } from './boundedJson.js';
 import { ATTR, errorType, type SpanOutcome } from './spanAttributes.js';
@@ -52,8 +52,7 @@ export class SpanWriter {
 
   /** The thrown value as an `exception` event, its message and stack cut. */
   exception(span: Span, error: unknown): void {
-    const name = isAdkitError(error) ? error.code : error instanceof Error ? error.name || 'Error' : '_OTHER';
-    const exception: { name: string; message: string; stack?: string } = { name, message: this.text(errorMessage(error)) };
+    const exception: { name: string; message: string; stack?: string } = { name: errorType(error), message: this.text(errorMessage(error)) };
     if (error instanceof Error && typeof error.stack === 'string') exception.stack = this.text(error.stack);
     span.recordException(exception);
   }

@@ -2,13 +2,13 @@
 // and then cut to maxContentLength. Bad input tried: a 50 MB argument, a 90-deep result,
 // `__proto__` keys, nesting past the recorder's depth limit, and secrets in the per-run context (`ctx.context`), which must never be
 // recorded, whatever the settings.
-import { InMemoryRunner, LlmAgent, createUserContent, type Event } from '@adkit/flow';
+import { LlmAgent } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { functionTool } from '@adkit/function-tool';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { otelPlugin, type OtelPluginOptions } from '../src/index.js';
-import { inMemoryTracing, recordedText } from './support/tracing.js';
+import type { OtelPluginOptions } from '../src/index.js';
+import { recordedText, tracedRunner } from './support/tracing.js';
 
 declare module '@adkit/flow' {
   interface RunContext {
@@ -27,7 +27,6 @@ const SECRET = 'sk-live-do-not-record-0123456789';
 
 /** A run where the prompt, the instruction, the arguments and the result each carry a marker. */
 async function tracedRun(options: Omit<OtelPluginOptions, 'tracer'>) {
-  const tracing = inMemoryTracing();
   const lookup = functionTool({
     name: 'lookup_order',
     description: 'Finds an order.',
@@ -39,15 +38,8 @@ async function tracedRun(options: Omit<OtelPluginOptions, 'tracer'>) {
     textResponse('OUTPUT-MARKER: your order shipped.'),
   ]);
   const agent = new LlmAgent({ name: 'support', model, tools: [lookup], instruction: 'INSTRUCTION-MARKER: be brief.' });
-  const runner = new InMemoryRunner({ agent, plugins: [otelPlugin({ tracer: tracing.tracer, ...options })], autoCreateSession: true });
-  const events: Event[] = [];
-  for await (const event of runner.runAsync({
-    userId: 'u1',
-    sessionId: 's1',
-    newMessage: createUserContent('PROMPT-MARKER: where is my order?'),
-    context: { apiKey: SECRET },
-  }))
-    events.push(event);
+  const { tracing, run } = tracedRunner(agent, options);
+  const events = await run('PROMPT-MARKER: where is my order?', { context: { apiKey: SECRET } });
   return { tracing, events };
 }
 
@@ -106,7 +98,6 @@ describe('content capture', () => {
   });
 
   it('a 50 MB argument is cut everywhere it would be recorded', async () => {
-    const tracing = inMemoryTracing();
     const huge = 'x'.repeat(50 * 1024 * 1024);
     const store = functionTool({
       name: 'store_blob',
@@ -115,12 +106,8 @@ describe('content capture', () => {
       execute: ({ blob }) => ({ stored: blob.length }),
     });
     const model = new ScriptedModel([functionCallResponse([{ name: 'store_blob', args: { blob: huge } }]), textResponse('stored')]);
-    const runner = new InMemoryRunner({
-      agent: new LlmAgent({ name: 'a', model, tools: [store] }),
-      plugins: [otelPlugin({ tracer: tracing.tracer, captureContent: true, maxContentLength: 1000 })],
-      autoCreateSession: true,
-    });
-    for await (const _ of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('store it') }));
+    const { tracing, run } = tracedRunner(new LlmAgent({ name: 'a', model, tools: [store] }), { captureContent: true, maxContentLength: 1000 });
+    await run('store it');
 
     const args = String(tracing.span('execute_tool store_blob').attributes['gen_ai.tool.call.arguments']);
     expect(args).toBe(`{"blob":"${'x'.repeat(1000 - 9 - 12)}…[truncated]`);
@@ -129,7 +116,6 @@ describe('content capture', () => {
   });
 
   it('records `__proto__` keys as plain keys, and cuts nesting at 64 levels', async () => {
-    const tracing = inMemoryTracing();
     // The flow refuses results nested deeper than 100 levels; 90 gets through to the plugin.
     let deep: Record<string, unknown> = { bottom: true };
     for (let i = 0; i < 90; i++) deep = { d: deep };
@@ -141,12 +127,8 @@ describe('content capture', () => {
       run: async () => ({ weird, deep }),
     };
     const model = new ScriptedModel([functionCallResponse([{ name: 'weird', args: weird }]), textResponse('ok')]);
-    const runner = new InMemoryRunner({
-      agent: new LlmAgent({ name: 'a', model, tools: [tool] }),
-      plugins: [otelPlugin({ tracer: tracing.tracer, captureContent: true, maxContentLength: 2000 })],
-      autoCreateSession: true,
-    });
-    for await (const _ of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go') }));
+    const { tracing, run } = tracedRunner(new LlmAgent({ name: 'a', model, tools: [tool] }), { captureContent: true, maxContentLength: 2000 });
+    await run();
 
     const span = tracing.span('execute_tool weird');
     expect(span.attributes['gen_ai.tool.call.arguments']).toBe('{"__proto__":{"polluted":true},"ok":1}');

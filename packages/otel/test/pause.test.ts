@@ -26,7 +26,7 @@ import { inMemoryTracing } from './support/tracing.js';
 const KEY = { appName: 'bank', userId: 'u1', sessionId: 's1' };
 
 /** A "process": a runner with its own plugin and tracer over the shared session store. */
-function process(sessions: InMemorySessionService, model: Model, tools: Tool[]) {
+function newProcess(sessions: InMemorySessionService, model: Model, tools: Tool[]) {
   const tracing = inMemoryTracing();
   const runner = new Runner({
     appName: KEY.appName,
@@ -62,7 +62,7 @@ describe('paused and resumed calls', () => {
   it('HC-1, HC-8: a paused confirmation ends its spans as paused; the resume links to the paused call', async () => {
     const sessions = new InMemorySessionService();
     const model = new ScriptedModel([functionCallResponse([{ name: 'transfer_money', args: { amount: 50 }, id: 'call_1' }]), textResponse('Sent 50.')]);
-    const first = process(sessions, model, [transfer()]);
+    const first = newProcess(sessions, model, [transfer()]);
     const paused = await first.send(createUserContent('send 50'));
 
     const pausedTool = first.tracing.span('execute_tool transfer_money');
@@ -77,7 +77,7 @@ describe('paused and resumed calls', () => {
     const session = await sessions.getSession(KEY);
     expect(session!.state[PAUSED_SPANS_STATE_KEY]).toEqual({ call_1: `00-${traceId}-${spanId}-01` });
 
-    const second = process(sessions, model, [transfer()]);
+    const second = newProcess(sessions, model, [transfer()]);
     await second.send(confirmationReply(paused, true));
     const link = { context: expect.objectContaining({ traceId, spanId }) };
     const resumedRun = second.tracing.span('invoke_agent teller');
@@ -102,8 +102,8 @@ describe('paused and resumed calls', () => {
   it('HC-2: a rejected confirmation resumes into an error span, still linked', async () => {
     const sessions = new InMemorySessionService();
     const model = new ScriptedModel([functionCallResponse([{ name: 'transfer_money', args: { amount: 50 }, id: 'call_1' }]), textResponse('Cancelled.')]);
-    const paused = await process(sessions, model, [transfer()]).send(createUserContent('send 50'));
-    const second = process(sessions, model, [transfer()]);
+    const paused = await newProcess(sessions, model, [transfer()]).send(createUserContent('send 50'));
+    const second = newProcess(sessions, model, [transfer()]);
     await second.send(confirmationReply(paused, false));
     const span = second.tracing.span('execute_tool transfer_money');
     expect(span.links).toHaveLength(1);
@@ -125,7 +125,7 @@ describe('paused and resumed calls', () => {
       textResponse('Waiting for the manager.'), // the model sees the pending status (FL-6)
       textResponse('Approved!'),
     ]);
-    const first = process(sessions, model, [approve]);
+    const first = newProcess(sessions, model, [approve]);
     await first.send(createUserContent('buy a laptop'));
     const pausedTool = first.tracing.span('execute_tool request_approval');
     expect(pausedTool.attributes).toMatchObject({ 'adkit.outcome': 'paused', 'adkit.pause.reason': 'long_running' });
@@ -134,11 +134,36 @@ describe('paused and resumed calls', () => {
       'adkit.pause.reason': 'long_running',
     });
 
-    const second = process(sessions, model, [approve]);
+    const second = newProcess(sessions, model, [approve]);
     await second.send({ role: 'user', parts: [{ functionResponse: { id: 'lr_1', name: 'request_approval', response: { status: 'approved' } } }] });
     const run = second.tracing.span('invoke_agent teller');
     expect(run.links).toEqual([expect.objectContaining({ context: expect.objectContaining({ spanId: pausedTool.spanContext().spanId }) })]);
     expect(run.attributes).toMatchObject({ 'adkit.resumed': true, 'adkit.outcome': 'completed' });
+  });
+
+  it('FT-6: a resumable tool resumes its paused call in a span linked to the paused one', async () => {
+    const sessions = new InMemorySessionService();
+    const ticketTool = {
+      name: 'open_ticket',
+      description: 'Opens a ticket; answers when support replies.',
+      isLongRunning: true,
+      declaration: () => ({ name: 'open_ticket', description: 'Opens a ticket.' }),
+      // No answer yet: the call pauses until the client answers it (FL-15).
+      run: async () => undefined,
+      resume: async (_ctx: unknown, response: Record<string, unknown>) => ({ status: 'closed', reply: response.reply }),
+    };
+    const model = new ScriptedModel([functionCallResponse([{ name: 'open_ticket', id: 't_1' }]), textResponse('Support replied.')]);
+    const first = newProcess(sessions, model, [ticketTool]);
+    await first.send(createUserContent('my laptop broke'));
+    const paused = first.tracing.span('execute_tool open_ticket');
+    expect(paused.attributes).toMatchObject({ 'adkit.outcome': 'paused', 'adkit.pause.reason': 'long_running' });
+
+    const second = newProcess(sessions, model, [ticketTool]);
+    await second.send({ role: 'user', parts: [{ functionResponse: { id: 't_1', name: 'open_ticket', response: { reply: 'fixed' } } }] });
+    const resumed = second.tracing.span('execute_tool open_ticket');
+    expect(resumed.links).toEqual([expect.objectContaining({ context: expect.objectContaining({ spanId: paused.spanContext().spanId }) })]);
+    expect(resumed.attributes).toMatchObject({ 'gen_ai.tool.call.id': 't_1', 'adkit.resumed': true, 'adkit.outcome': 'completed' });
+    expect(second.tracing.span('invoke_agent teller').links).toHaveLength(1);
   });
 
   it('a saved link that is not a traceparent is ignored; a call id "__proto__" is just a key', async () => {
@@ -147,7 +172,7 @@ describe('paused and resumed calls', () => {
     const saved = JSON.parse(`{"lr_1":"not-a-traceparent","__proto__":"${valid}","lr_2":{"nested":true}}`) as Record<string, unknown>;
     await sessions.createSession({ ...KEY, state: { [PAUSED_SPANS_STATE_KEY]: saved } });
     const model = new ScriptedModel([textResponse('ok')]);
-    const { tracing, send } = process(sessions, model, []);
+    const { tracing, send } = newProcess(sessions, model, []);
     const answer = (id: string) => ({ functionResponse: { id, name: 'request_approval', response: {} } });
     await send({ role: 'user', parts: [answer('lr_1'), answer('__proto__'), answer('lr_2'), answer('unknown')] });
     expect(tracing.span('invoke_agent teller').links).toEqual([

@@ -2,13 +2,12 @@
 // tools run (they never finish on their own) and while a model streams, and a caller that aborts
 // its signal mid-run. The runner gives neither case an after-run callback; the plugin ends the
 // spans when the run's signal aborts (STYLE rule 8: leaving a `for await` releases everything).
-import { InMemoryRunner, LlmAgent, createUserContent, type Tool } from '@adkit/flow';
+import { LlmAgent, createUserContent, type Tool } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { functionTool } from '@adkit/function-tool';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { otelPlugin } from '../src/index.js';
-import { inMemoryTracing } from './support/tracing.js';
+import { tracedRunner } from './support/tracing.js';
 
 /** A tool that reports progress, then waits until its call is cancelled. */
 function hangingTool(name: string): Tool {
@@ -25,19 +24,13 @@ function hangingTool(name: string): Tool {
 }
 
 function setup() {
-  const tracing = inMemoryTracing();
   const model = new ScriptedModel([
     functionCallResponse([
       { name: 'hang_a', id: 'a' },
       { name: 'hang_b', id: 'b' },
     ]),
   ]);
-  const runner = new InMemoryRunner({
-    agent: new LlmAgent({ name: 'a', model, tools: [hangingTool('hang_a'), hangingTool('hang_b')] }),
-    plugins: [otelPlugin({ tracer: tracing.tracer })],
-    autoCreateSession: true,
-  });
-  return { tracing, runner };
+  return tracedRunner(new LlmAgent({ name: 'a', model, tools: [hangingTool('hang_a'), hangingTool('hang_b')] }));
 }
 
 describe('the end of a run', () => {
@@ -56,13 +49,8 @@ describe('the end of a run', () => {
   });
 
   it('a consumer that stops in the middle of a streamed model answer ends the model span too', async () => {
-    const tracing = inMemoryTracing();
     const model = new ScriptedModel([[textResponse('Once '), textResponse('upon '), textResponse('a time.')]]);
-    const runner = new InMemoryRunner({
-      agent: new LlmAgent({ name: 'a', model }),
-      plugins: [otelPlugin({ tracer: tracing.tracer })],
-      autoCreateSession: true,
-    });
+    const { tracing, runner } = tracedRunner(new LlmAgent({ name: 'a', model }));
     for await (const event of runner.runAsync({
       userId: 'u',
       sessionId: 's',

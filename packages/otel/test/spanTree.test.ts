@@ -2,20 +2,13 @@
 // attributes. Bad input tried: two calls running at once (each must keep its own span), a tool
 // that throws, a call to a tool that does not exist, a model that throws, a model answering with
 // an error code, and a streaming tool, for which the flow runs no tool callbacks (FL-12).
-import { InMemoryRunner, LlmAgent, createUserContent, type Event, type Model, type Tool } from '@adkit/flow';
+import { LlmAgent, type Model, type Tool } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { functionTool, streamingFunctionTool } from '@adkit/function-tool';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { otelPlugin } from '../src/index.js';
-import { idOf, inMemoryTracing, parentOf } from './support/tracing.js';
-
-async function run(runner: InMemoryRunner, text = 'go', sessionId = 's1'): Promise<Event[]> {
-  const events: Event[] = [];
-  for await (const event of runner.runAsync({ userId: 'u1', sessionId, newMessage: createUserContent(text) })) events.push(event);
-  return events;
-}
+import { idOf, parentOf, tracedRunner } from './support/tracing.js';
 
 /** Two tools that only finish once both have started: they must run at the same time. */
 function overlappingTools(): Tool[] {
@@ -38,7 +31,6 @@ function overlappingTools(): Tool[] {
 
 describe('span tree', () => {
   it('FL-9, FL-14: a run with two parallel tool calls gives invoke_agent > chat, execute_tool ×2, chat', async () => {
-    const tracing = inMemoryTracing();
     const model = new ScriptedModel(
       [
         functionCallResponse(
@@ -59,8 +51,8 @@ describe('span tree', () => {
       tools: overlappingTools(),
       generateContentConfig: { temperature: 0.2, maxOutputTokens: 256 },
     });
-    const runner = new InMemoryRunner({ agent, plugins: [otelPlugin({ tracer: tracing.tracer })], autoCreateSession: true });
-    await run(runner);
+    const { tracing, run } = tracedRunner(agent);
+    await run();
 
     const spans = tracing.spans();
     expect(spans.map((span) => span.name).sort()).toEqual([
@@ -131,7 +123,6 @@ describe('span tree', () => {
   });
 
   it('FL-13: a tool that throws ends its span with an error status, error.type and the exception', async () => {
-    const tracing = inMemoryTracing();
     const failing = functionTool({
       name: 'charge_card',
       description: 'Charges a card.',
@@ -141,12 +132,8 @@ describe('span tree', () => {
       },
     });
     const model = new ScriptedModel([functionCallResponse([{ name: 'charge_card', args: { amount: 1e9 } }]), textResponse('It failed.')]);
-    const runner = new InMemoryRunner({
-      agent: new LlmAgent({ name: 'shop', model, tools: [failing] }),
-      plugins: [otelPlugin({ tracer: tracing.tracer })],
-      autoCreateSession: true,
-    });
-    await run(runner);
+    const { tracing, run } = tracedRunner(new LlmAgent({ name: 'shop', model, tools: [failing] }));
+    await run();
 
     const span = tracing.span('execute_tool charge_card');
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'amount over the limit' });
@@ -159,7 +146,6 @@ describe('span tree', () => {
   });
 
   it('FL-13: an error an agent callback recovers from stays visible, without an error status', async () => {
-    const tracing = inMemoryTracing();
     const flaky = functionTool({
       name: 'flaky',
       description: 'Fails.',
@@ -170,8 +156,8 @@ describe('span tree', () => {
     });
     const model = new ScriptedModel([functionCallResponse([{ name: 'flaky' }]), textResponse('ok')]);
     const agent = new LlmAgent({ name: 'a', model, tools: [flaky], onToolErrorCallback: () => ({ fallback: true }) });
-    const runner = new InMemoryRunner({ agent, plugins: [otelPlugin({ tracer: tracing.tracer })], autoCreateSession: true });
-    await run(runner);
+    const { tracing, run } = tracedRunner(agent);
+    await run();
 
     const span = tracing.span('execute_tool flaky');
     expect(span.status.code).toBe(SpanStatusCode.UNSET);
@@ -180,14 +166,9 @@ describe('span tree', () => {
   });
 
   it('FL-11: a call to an unknown tool gets an error span (only on-error callbacks run for it)', async () => {
-    const tracing = inMemoryTracing();
     const model = new ScriptedModel([functionCallResponse([{ name: 'serch', args: { q: 'x' }, id: 'c1' }]), textResponse('sorry')]);
-    const runner = new InMemoryRunner({
-      agent: new LlmAgent({ name: 'a', model, tools: [] }),
-      plugins: [otelPlugin({ tracer: tracing.tracer })],
-      autoCreateSession: true,
-    });
-    await run(runner);
+    const { tracing, run } = tracedRunner(new LlmAgent({ name: 'a', model, tools: [] }));
+    await run();
 
     const span = tracing.span('execute_tool serch');
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
@@ -197,7 +178,6 @@ describe('span tree', () => {
   });
 
   it('FL-5: a model that throws ends its chat span in error, and the run span says the run failed', async () => {
-    const tracing = inMemoryTracing();
     const broken: Model = {
       model: 'broken-model',
       // eslint-disable-next-line require-yield
@@ -205,12 +185,8 @@ describe('span tree', () => {
         throw new TypeError('socket hang up');
       },
     };
-    const runner = new InMemoryRunner({
-      agent: new LlmAgent({ name: 'a', model: broken }),
-      plugins: [otelPlugin({ tracer: tracing.tracer })],
-      autoCreateSession: true,
-    });
-    const events = await run(runner);
+    const { tracing, run } = tracedRunner(new LlmAgent({ name: 'a', model: broken }));
+    const events = await run();
     expect(events.at(-1)?.errorCode).toBe('MODEL_ERROR');
 
     const chat = tracing.span('chat broken-model');
@@ -222,21 +198,15 @@ describe('span tree', () => {
   });
 
   it('a model response with an error code ends its span in error with that code', async () => {
-    const tracing = inMemoryTracing();
     const model = new ScriptedModel([{ errorCode: 'SAFETY', errorMessage: 'blocked by the safety filter' }]);
-    const runner = new InMemoryRunner({
-      agent: new LlmAgent({ name: 'a', model }),
-      plugins: [otelPlugin({ tracer: tracing.tracer })],
-      autoCreateSession: true,
-    });
-    await run(runner);
+    const { tracing, run } = tracedRunner(new LlmAgent({ name: 'a', model }));
+    await run();
     const chat = tracing.span('chat scripted-model');
     expect(chat.status).toEqual({ code: SpanStatusCode.ERROR, message: 'blocked by the safety filter' });
     expect(chat.attributes['error.type']).toBe('SAFETY');
   });
 
   it('FL-12: a streaming tool, which runs without tool callbacks, still gets its span from the events', async () => {
-    const tracing = inMemoryTracing();
     const countdown = streamingFunctionTool({
       name: 'countdown',
       description: 'Counts down.',
@@ -246,12 +216,8 @@ describe('span tree', () => {
       },
     });
     const model = new ScriptedModel([functionCallResponse([{ name: 'countdown', args: { from: 3 }, id: 'c1' }]), textResponse('done')]);
-    const runner = new InMemoryRunner({
-      agent: new LlmAgent({ name: 'a', model, tools: [countdown] }),
-      plugins: [otelPlugin({ tracer: tracing.tracer, captureContent: true })],
-      autoCreateSession: true,
-    });
-    await run(runner);
+    const { tracing, run } = tracedRunner(new LlmAgent({ name: 'a', model, tools: [countdown] }), { captureContent: true });
+    await run();
     const span = tracing.span('execute_tool countdown');
     expect(parentOf(span)).toBe(idOf(tracing.span('invoke_agent a')));
     expect(span.attributes).toMatchObject({

@@ -1,3 +1,4 @@
+import { InMemoryRunner, createUserContent, type BaseAgent, type Content, type Event, type RunAsyncRequest } from '@adkit/flow';
 import type { Span } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
@@ -6,6 +7,7 @@ import {
   type ReadableSpan,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { otelPlugin, type OtelPluginOptions } from '../../src/index.js';
 
 /** A real SDK tracer whose ended spans land in memory, and which also remembers every span started. */
 export function inMemoryTracing() {
@@ -40,4 +42,20 @@ export const parentOf = (span: ReadableSpan): string | undefined => span.parentS
 /** Every string in the span's attributes, status and events, for "this text never appears" checks. */
 export function recordedText(span: ReadableSpan): string {
   return JSON.stringify([span.name, span.attributes, span.status, span.events.map((event) => [event.name, event.attributes])]);
+}
+
+/**
+ * An InMemoryRunner for the agent, with otelPlugin writing to an in-memory tracer, and `run`,
+ * which sends a message (user "u1", session "s1" unless given) and collects the events.
+ */
+export function tracedRunner(agent: BaseAgent, options: Omit<OtelPluginOptions, 'tracer'> = {}) {
+  const tracing = inMemoryTracing();
+  const runner = new InMemoryRunner({ agent, plugins: [otelPlugin({ tracer: tracing.tracer, ...options })], autoCreateSession: true });
+  const run = async (message: string | Content = 'go', request: Partial<RunAsyncRequest> = {}): Promise<Event[]> => {
+    const newMessage = typeof message === 'string' ? createUserContent(message) : message;
+    const events: Event[] = [];
+    for await (const event of runner.runAsync({ userId: 'u1', sessionId: 's1', newMessage, ...request })) events.push(event);
+    return events;
+  };
+  return { tracing, runner, run };
 }
