@@ -1,16 +1,5 @@
-import {
-  ConfigError,
-  isRequestProcessor,
-  isRunnableTool,
-  packTool,
-  type LlmRequest,
-  type ReadonlyContext,
-  type RunnableTool,
-  type Tool,
-  type ToolContext,
-  type Toolset,
-} from '@adkit/flow';
-import { confirmationGate } from '@adkit/tool';
+import { ConfigError, isRunnableTool, isStreamingTool, type Tool, type ToolContext, type Toolset } from '@adkit/flow';
+import { confirmationGate, wrapTool, wrapToolset, type StreamingTool, type ToolOverrides } from '@adkit/tool';
 
 /** Decides per call whether the user must confirm it; gets the raw arguments (HC-11). */
 export type ConfirmationPredicate = (
@@ -25,8 +14,17 @@ export interface WithConfirmationOptions {
 }
 
 /**
- * Wraps a toolset so its callable tools ask the user before running (HC-11). Streaming tools and
- * tools that only shape the request pass through unwrapped. The toolset keeps its name.
+ * Wraps a toolset so every call of its tools asks the user first (HC-2, HC-11): plain tools, and
+ * streaming tools too — a streaming call asks before its first chunk and, once approved, streams
+ * as before. (ADK Go leaves streaming tools ungated, which surprises anyone who wrapped a toolset
+ * to have every call approved; adkit gates them on purpose.) Tools that the toolset or a tool
+ * registers in `processRequest` are gated the same way. Each wrapped tool keeps every other
+ * capability of the original (`wrapTool`), and the toolset keeps its name, `close` and
+ * `processRequest` (`wrapToolset`).
+ *
+ * ```ts
+ * new LlmAgent({ ..., toolsets: [withConfirmation(opsTools, { require: (name) => name !== 'status' })] })
+ * ```
  */
 export function withConfirmation(toolset: Toolset, options: WithConfirmationOptions): Toolset {
   if (!toolset || typeof toolset.tools !== 'function')
@@ -37,46 +35,29 @@ export function withConfirmation(toolset: Toolset, options: WithConfirmationOpti
       `withConfirmation(${toolset.name}): require must be a boolean or a function (toolName, args, ctx) => boolean, got ${typeof require}.`,
     );
   const needs: ConfirmationPredicate = typeof require === 'function' ? require : () => require;
-
-  const wrapped: Toolset & Partial<{ processRequest(ctx: ToolContext, request: LlmRequest): Promise<void> }> = {
-    name: toolset.name,
-    async tools(context: ReadonlyContext): Promise<Tool[]> {
-      const tools = await toolset.tools(context);
-      return tools.map((tool) => (isRunnableTool(tool) ? confirmedTool(tool, needs) : tool));
-    },
-    async close() {
-      await toolset.close?.();
-    },
-  };
-  if (isRequestProcessor(toolset))
-    wrapped.processRequest = (context, request) => toolset.processRequest(context, request);
-  return wrapped;
+  const gate = (tool: Tool): Tool => confirmedTool(tool, needs);
+  return wrapToolset(toolset, { tools: (tools) => tools.map(gate), wrapRegistered: gate });
 }
 
-/** One tool behind the HC-2 gate; keeps name, description, long-running flag and declaration. */
-function confirmedTool(inner: RunnableTool, needs: ConfirmationPredicate): RunnableTool {
-  const wrapper: RunnableTool & { processRequest(ctx: ToolContext, request: LlmRequest): Promise<void> } = {
-    name: inner.name,
-    description: inner.description,
-    isLongRunning: inner.isLongRunning,
-    timeoutMs: inner.timeoutMs,
-    declaration: () => inner.declaration(),
-    async run(context, args) {
+/** One tool behind the HC-2 gate: `run` and `runStream` ask first; everything else is the tool's. */
+function confirmedTool(inner: Tool, needs: ConfirmationPredicate): Tool {
+  const overrides: ToolOverrides = {};
+  if (isRunnableTool(inner))
+    overrides.run = async (context, args) => {
       await confirmationGate(context, inner.name, () => needs(inner.name, args, context));
       return inner.run(context, args);
-    },
-    async processRequest(context, request) {
-      if (!isRequestProcessor(inner)) {
-        packTool(request, wrapper);
-        return;
-      }
-      const registeredBefore = Object.hasOwn(request.tools, inner.name);
-      await inner.processRequest(context, request);
-      // The inner tool registered itself: dispatch to the wrapper instead, so the gate runs.
-      if (!registeredBefore && Object.hasOwn(request.tools, inner.name))
-        (request.tools as Record<string, Tool>)[inner.name] = wrapper;
-      else packTool(request, wrapper);
-    },
-  };
-  return wrapper;
+    };
+  if (isStreamingTool(inner)) overrides.runStream = (context, args) => confirmedStream(inner, needs, context, args);
+  return wrapTool(inner, { overrides, wrapRegistered: (registered) => confirmedTool(registered, needs) });
+}
+
+/** The gate, then the tool's stream unchanged (leaving early closes the tool's stream too). */
+async function* confirmedStream(
+  inner: StreamingTool,
+  needs: ConfirmationPredicate,
+  context: ToolContext,
+  args: Record<string, unknown>,
+): AsyncGenerator<string, void, undefined> {
+  await confirmationGate(context, inner.name, () => needs(inner.name, args, context));
+  yield* inner.runStream(context, args);
 }

@@ -1,13 +1,12 @@
-// The client side of the protocol (HC-4, HC-5, HC-7), and the wrapper's own contract (HC-11).
-import { createEvent, createLlmRequest, type RunnableTool, type StreamingTool, type ToolContext } from '@adkit/flow';
-import { createToolContext } from '@adkit/flow/testing';
+// The client side of the protocol (HC-4, HC-5, HC-7); the wrapper's contract (HC-11) is in
+// withConfirmation.test.ts.
+import { createEvent } from '@adkit/flow';
 import { describe, expect, it } from 'vitest';
 import {
   REQUEST_CONFIRMATION,
   createConfirmationReply,
   originalCallFrom,
   pendingConfirmations,
-  withConfirmation,
 } from '../src/index.js';
 import { functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { Harness, recordingTool } from './support.js';
@@ -78,68 +77,5 @@ describe('protocol helpers', () => {
     events = (await h.session()).events;
     expect(pendingConfirmations(events).map((p) => p.originalCall.id)).toEqual(['o2']);
     expect(pendingConfirmations([])).toEqual([]);
-  });
-});
-
-describe('withConfirmation (HC-11)', () => {
-  const streaming: StreamingTool = {
-    name: 'tail',
-    description: 'streams',
-    declaration: () => ({ name: 'tail' }),
-    async *runStream() {
-      yield 'x';
-    },
-  };
-
-  it('keeps the toolset name, wraps runnable tools keeping their identity, passes streaming tools through', async () => {
-    let closed = false;
-    const inner = recordingTool('deploy', undefined, { isLongRunning: true, timeoutMs: 500 });
-    const wrapped = withConfirmation({ name: 'ops', tools: async () => [inner, streaming], close: async () => void (closed = true) }, { require: true });
-    expect(wrapped.name).toBe('ops');
-    const [tool, tail] = (await wrapped.tools(createToolContext())) as [RunnableTool, StreamingTool];
-    expect(tool).not.toBe(inner);
-    expect([tool.name, tool.description, tool.isLongRunning, tool.timeoutMs, tool.declaration()]).toEqual([
-      'deploy',
-      'the deploy tool',
-      true,
-      500,
-      inner.declaration(),
-    ]);
-    expect(tail).toBe(streaming);
-    await wrapped.close!();
-    expect(closed).toBe(true);
-  });
-
-  it('processRequest: the wrapper replaces an inner self-registration, or registers itself', async () => {
-    const selfRegistering = {
-      ...recordingTool('search'),
-      async processRequest(_ctx: ToolContext, req: ReturnType<typeof createLlmRequest>) {
-        (req.tools as Record<string, unknown>).search = this;
-        req.config.tools = [{ functionDeclarations: [{ name: 'search' }] }];
-      },
-    };
-    const plain = recordingTool('fetch');
-    const wrapped = withConfirmation({ name: 'web', tools: async () => [selfRegistering, plain] }, { require: true });
-    const tools = (await wrapped.tools(createToolContext())) as Array<RunnableTool & { processRequest(c: ToolContext, r: unknown): Promise<void> }>;
-    const req = createLlmRequest();
-    for (const tool of tools) await tool.processRequest(createToolContext(), req);
-    expect(req.tools.search).toBe(tools[0]);
-    expect(req.tools.fetch).toBe(tools[1]);
-    expect(req.config.tools![0]!.functionDeclarations!.map((d) => d.name)).toEqual(['search', 'fetch']);
-    await expect(tools[1]!.processRequest(createToolContext(), req)).rejects.toThrow('duplicate tool: "fetch"');
-  });
-
-  it('construction errors name the fix', () => {
-    expect(() => withConfirmation(undefined as never, { require: true })).toThrow(
-      'withConfirmation needs a toolset (an object with name and tools(ctx)) as its first argument.',
-    );
-    expect(() => withConfirmation({ name: 'x', tools: async () => [] }, { require: 'always' as never })).toThrow(
-      'withConfirmation(x): require must be a boolean or a function (toolName, args, ctx) => boolean, got string.',
-    );
-  });
-
-  it('a toolset error passes through with the toolset untouched', async () => {
-    const wrapped = withConfirmation({ name: 'x', tools: async () => Promise.reject(new Error('offline')) }, { require: false });
-    await expect(wrapped.tools(createToolContext())).rejects.toThrow('offline');
   });
 });

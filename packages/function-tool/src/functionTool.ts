@@ -9,7 +9,7 @@ import {
   type FunctionToolBaseOptions,
   type RequireConfirmation,
 } from './functionToolOptions.js';
-import { resultConverter, type ResultConverter } from './resultConverter.js';
+import { lazyResultConverter, type ResultConverter } from './resultConverter.js';
 
 /** What `execute` may return: the response schema's type when there is one. */
 export type FunctionToolResult<R extends TSchema | undefined> = R extends TSchema ? Static<R> | undefined : unknown;
@@ -39,23 +39,25 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
   readonly parameters: P;
   readonly response?: TSchema;
   private readonly declared: FunctionDeclaration;
-  private readonly parse: ArgumentParser<P>;
   private readonly confirm: RequireConfirmation<Static<P>>;
   private readonly execute: (args: Static<P>, ctx: ToolContext) => unknown;
-  private readonly convert: ResultConverter;
+  private readonly parser: () => Promise<ArgumentParser<P>>;
+  private readonly converter: () => Promise<ResultConverter>;
+  /** The compiled argument parser and result converter, once the first call has built them. */
+  private compiled?: { parse: ArgumentParser<P>; convert: ResultConverter };
 
   constructor(options: FunctionToolOptions<P, TSchema | undefined>) {
     const prepared = prepareFunctionTool('functionTool', options);
     super(options);
     this.parameters = options.parameters;
-    this.parse = prepared.parse;
+    this.parser = prepared.parser;
     this.confirm = prepared.requireConfirmation;
     this.execute = options.execute;
     const declaration = prepared.declaration;
     if (options.response !== undefined) {
       this.response = options.response;
       try {
-        this.convert = resultConverter(this.name, options.response);
+        this.converter = lazyResultConverter(this.name, options.response);
       } catch (error) {
         throw new ConfigError(`functionTool "${this.name}": the response schema does not compile: ${errorMessage(error)}`, {
           cause: error,
@@ -63,7 +65,7 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
       }
       declaration.responseJsonSchema = plainJson(options.response);
     } else {
-      this.convert = resultConverter(this.name, undefined);
+      this.converter = lazyResultConverter(this.name, undefined);
     }
     this.declared = Object.freeze(declaration);
   }
@@ -73,19 +75,27 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
   }
 
   async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
-    const input = this.parse(args);
+    const { parse, convert } = this.compiled ?? (await this.compile());
+    const input = parse(args);
     const confirm = this.confirm;
     if (confirm !== false || ctx.toolConfirmation !== undefined)
       await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(input, ctx) : confirm);
-    return this.convert(await this.execute(input, ctx));
+    return convert(await this.execute(input, ctx));
+  }
+
+  /** Compiles both schemas on the first call (TypeBox's compiler loads then) and keeps them here. */
+  private async compile(): Promise<{ parse: ArgumentParser<P>; convert: ResultConverter }> {
+    const [parse, convert] = await Promise.all([this.parser(), this.converter()]);
+    return (this.compiled = { parse, convert });
   }
 }
 
 /**
- * A tool from a typed function (FT-1 … FT-6). The TypeBox schemas are compiled and the
- * declaration built once, here; each call then checks the arguments (converting them only when
- * the check fails: `"42"` → 42, unknown keys dropped), runs the confirmation gate (HC-2), the
- * handler, and the result rules (FT-5). Bad arguments reach the model as an error listing each
+ * A tool from a typed function (FT-1 … FT-6). The options and schemas are checked and the
+ * declaration built here; the schemas are compiled by the first call (so importing and
+ * constructing stay cheap) and kept on the tool. Each call checks the arguments (converting them
+ * only when the check fails, and only losslessly: `"42"` → 42, `"true"` → true; unknown keys
+ * dropped), runs the confirmation gate (HC-2), the handler, and the result rules (FT-5). Bad arguments reach the model as an error listing each
  * problem and the expected fields.
  *
  * ```ts

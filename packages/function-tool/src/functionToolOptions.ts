@@ -1,7 +1,7 @@
 import { ConfigError, errorMessage, type FunctionDeclaration, type ToolContext } from '@adkit/flow';
 import { assertToolOptions, isObjectSchema, withLongRunningNote, type ToolOptions } from '@adkit/tool';
 import type { Static, TSchema } from 'typebox';
-import { argumentParser, type ArgumentParser } from './argumentParser.js';
+import { lazyArgumentParser, type ArgumentParser } from './argumentParser.js';
 
 /**
  * Whether a call needs the user's approval first (HC-2): a flag, or a function of the call's
@@ -19,14 +19,15 @@ export interface FunctionToolBaseOptions<P extends TSchema> extends ToolOptions 
 
 /** The construction-time work both kinds share: checks, the argument parser, the declaration. */
 export interface PreparedFunctionTool<P extends TSchema> {
-  parse: ArgumentParser<P>;
+  /** The argument parser, compiled by the first call that asks (and kept). */
+  parser: () => Promise<ArgumentParser<P>>;
   requireConfirmation: RequireConfirmation<Static<P>>;
   declaration: FunctionDeclaration;
 }
 
 /**
- * Checks the options (FT-1) with messages naming the fix, compiles the argument schema and builds
- * the declaration (FT-3), once.
+ * Checks the options (FT-1) with messages naming the fix, and the argument schema for what would
+ * not compile (compiling waits for the first call), and builds the declaration (FT-3), once.
  */
 export function prepareFunctionTool<P extends TSchema>(
   owner: string,
@@ -47,9 +48,9 @@ export function prepareFunctionTool<P extends TSchema>(
     throw new ConfigError(
       `${label}: requireConfirmation must be true, false or a function (args, ctx) => boolean | Promise<boolean>, got ${requireConfirmation === null ? 'null' : typeof requireConfirmation}.`,
     );
-  let parse: ArgumentParser<P>;
+  let parser: () => Promise<ArgumentParser<P>>;
   try {
-    parse = argumentParser(options.name, options.parameters);
+    parser = lazyArgumentParser(options.name, options.parameters);
   } catch (error) {
     throw new ConfigError(`${label}: the parameters schema does not compile: ${errorMessage(error)}`, { cause: error });
   }
@@ -58,7 +59,7 @@ export function prepareFunctionTool<P extends TSchema>(
     description: options.isLongRunning ? withLongRunningNote(options.description) : options.description,
     parametersJsonSchema: plainJson(options.parameters),
   };
-  return { parse, requireConfirmation, declaration };
+  return { parser, requireConfirmation, declaration };
 }
 
 /** The schema as plain JSON (what providers receive), detached from the caller's object. */

@@ -1,19 +1,29 @@
-import { compileSchema, ToolError } from '@adkit/tool';
+import { checkSchemaSyntax, compileSchema, ToolError, type CompiledSchema } from '@adkit/tool';
 import type { TSchema } from 'typebox';
 
 /** Turns a handler's return value into the tool's result (FT-5). */
 export type ResultConverter = (value: unknown) => Record<string, unknown> | undefined;
 
 /**
- * The FT-5 rules, with the response schema compiled once:
+ * The FT-5 rules for one tool. A response schema is checked now (construction) and compiled when
+ * the first call asks for the converter; the tool keeps the result.
  * - `undefined` / `null` → no result (a long-running tool's "no response yet", FL-15);
  * - a value with `toJSON()` (a Date) is converted first, as JSON would;
  * - checked against `response` when given; a mismatch is an `INVALID_RESULT` ToolError naming the
  *   fields;
  * - an object passes as it is; anything else (string, number, boolean, array) becomes `{result}`.
  */
-export function resultConverter(toolName: string, response: TSchema | undefined): ResultConverter {
-  const compiled = response === undefined ? undefined : compileSchema(response);
+export function lazyResultConverter(toolName: string, response: TSchema | undefined): () => Promise<ResultConverter> {
+  if (response === undefined) {
+    const converter = Promise.resolve(resultConverter(toolName, undefined));
+    return () => converter;
+  }
+  checkSchemaSyntax(response);
+  let building: Promise<ResultConverter> | undefined;
+  return () => (building ??= compileSchema(response).then((compiled) => resultConverter(toolName, compiled)));
+}
+
+function resultConverter(toolName: string, compiled: CompiledSchema | undefined): ResultConverter {
   return (raw) => {
     if (raw === undefined || raw === null) return undefined;
     let value: unknown = raw;

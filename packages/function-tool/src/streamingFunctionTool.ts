@@ -1,4 +1,4 @@
-import type { FunctionDeclaration, RequestProcessor, StreamingTool, ToolContext } from '@adkit/flow';
+import type { FunctionDeclaration, RequestContext, RequestProcessor, StreamingTool, ToolContext } from '@adkit/flow';
 import { packTool, type LlmRequest } from '@adkit/flow';
 import { confirmationGate, ToolError } from '@adkit/tool';
 import type { Static, TSchema } from 'typebox';
@@ -31,7 +31,9 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
   readonly timeoutMs?: number;
   readonly parameters: P;
   private readonly declared: FunctionDeclaration;
-  private readonly parse: ArgumentParser<P>;
+  private readonly parser: () => Promise<ArgumentParser<P>>;
+  /** The compiled argument parser, once the first call has built it. */
+  private parse?: ArgumentParser<P>;
   private readonly confirm: RequireConfirmation<Static<P>>;
   private readonly execute: (args: Static<P>, ctx: ToolContext) => AsyncIterable<string>;
 
@@ -42,7 +44,7 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
     this.isLongRunning = options.isLongRunning ?? false;
     if (options.timeoutMs !== undefined) this.timeoutMs = options.timeoutMs;
     this.parameters = options.parameters;
-    this.parse = prepared.parse;
+    this.parser = prepared.parser;
     this.confirm = prepared.requireConfirmation;
     this.execute = options.execute;
     this.declared = Object.freeze(prepared.declaration);
@@ -52,12 +54,13 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
     return this.declared;
   }
 
-  async processRequest(_ctx: ToolContext, request: LlmRequest): Promise<void> {
+  async processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> {
     packTool(request, this);
   }
 
   async *runStream(ctx: ToolContext, args: Record<string, unknown>): AsyncGenerator<string, void, undefined> {
-    const input = this.parse(args);
+    const parse = this.parse ?? (this.parse = await this.parser());
+    const input = parse(args);
     const confirm = this.confirm;
     if (confirm !== false || ctx.toolConfirmation !== undefined)
       await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(input, ctx) : confirm);

@@ -1,7 +1,8 @@
 // FT-4 step 3: the arguments a handler receives, and the error the model gets when they are bad.
 // Bad input tried: a string that is not a number, missing required fields, out-of-range numbers,
 // a value outside an enum, a nested field out of range, an array or a string instead of an
-// object, more than 8 problems at once, unknown keys (dropped, not an error).
+// object, more than 8 problems at once, unknown keys (dropped, not an error), values that convert
+// only with loss (7.5 or "7.5" for an integer, "" for a number, 1 for a boolean, a string for an array).
 import { createToolContext } from '@adkit/flow/testing';
 import { isToolError, type ToolError } from '@adkit/tool';
 import Type from 'typebox';
@@ -58,6 +59,36 @@ describe('FT-4: arguments', () => {
     await tool.run(ctx, args);
     expect(received[0]).toEqual({ days: 42, metric: true, ratio: 0.5, label: '7' });
     expect(args).toEqual({ days: '42', metric: 'true', ratio: '0.5', label: 7 });
+  });
+
+  it('FT-4/#9: only lossless conversions; anything else is an error naming the field, nested and in arrays', async () => {
+    const { tool, received } = recording(
+      Type.Object({
+        days: Type.Integer(),
+        ratio: Type.Number(),
+        on: Type.Boolean(),
+        stops: Type.Array(Type.Integer()),
+        trip: Type.Object({ nights: Type.Integer() }),
+      }),
+    );
+    await tool.run(ctx, { days: '3', ratio: '0.5', on: 'false', stops: ['1', '2'], trip: { nights: '2' } });
+    expect(received).toEqual([{ days: 3, ratio: 0.5, on: false, stops: [1, 2], trip: { nights: 2 } }]);
+    const error = await rejection(tool.run(ctx, { days: '7.5', ratio: '', on: 1, stops: ['1', 2.5], trip: { nights: true } }));
+    expect(error.problems).toEqual([
+      'days: must be integer',
+      'ratio: must be number',
+      'on: must be boolean',
+      'stops[1]: must be integer',
+      'trip.nights: must be integer',
+    ]);
+    expect((await rejection(tool.run(ctx, { days: 7.5, ratio: true, on: 'yes', stops: '1', trip: {} }))).problems).toEqual([
+      'days: must be integer',
+      'ratio: must be number',
+      'on: must be boolean',
+      'stops: must be array',
+      'trip.nights: is required',
+    ]);
+    expect(received).toHaveLength(1);
   });
 
   it('FT-4: unknown keys are dropped, nested ones too, and the rest arrives intact', async () => {

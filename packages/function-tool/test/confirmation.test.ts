@@ -169,7 +169,9 @@ describe('HC-1 … HC-10 end to end', () => {
     const { turn1, send, calls, model } = await requestConfirmation();
     const turn2 = await send(reply(turn1, { confirmed: true, payload: { approver: 'ada' } }));
     expect(calls).toEqual([{ amount: 100, confirmation: { confirmed: true, payload: { approver: 'ada' } } }]);
-    expect(getFunctionResponses(turn2[0]!)).toEqual([{ id: 'call-1', name: 'transfer', response: { sent: 100 } }]);
+    // The first event marks the call as started (#10); the next answers it.
+    expect(turn2[0]!.actions.startedToolCalls).toEqual(['call-1']);
+    expect(getFunctionResponses(turn2[1]!)).toEqual([{ id: 'call-1', name: 'transfer', response: { sent: 100 } }]);
     expect(turn2.at(-1)!.content!.parts![0]!.text).toBe('The transfer went through.');
     expect(model.requests).toHaveLength(2);
   });
@@ -178,7 +180,9 @@ describe('HC-1 … HC-10 end to end', () => {
     const { turn1, send, calls } = await requestConfirmation();
     const turn2 = await send(reply(turn1, { confirmed: false }));
     expect(calls).toEqual([]);
-    expect(getFunctionResponses(turn2[0]!)).toEqual([{ id: 'call-1', name: 'transfer', response: { error: REJECTED } }]);
+    // The first event marks the call as started (#10); the next answers it.
+    expect(turn2[0]!.actions.startedToolCalls).toEqual(['call-1']);
+    expect(getFunctionResponses(turn2[1]!)).toEqual([{ id: 'call-1', name: 'transfer', response: { error: REJECTED } }]);
     expect(turn2.at(-1)!.content!.parts![0]!.text).toBe('The transfer went through.');
   });
 

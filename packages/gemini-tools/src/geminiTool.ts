@@ -1,4 +1,4 @@
-import { ConfigError, type GenaiTool, type LlmRequest, type RequestProcessor, type Tool, type ToolContext } from '@adkit/flow';
+import { ConfigError, type GenaiTool, type LlmRequest, type RequestContext, type RequestProcessor, type Tool } from '@adkit/flow';
 import { assertToolName } from '@adkit/tool';
 import { isGeminiModel, notGeminiError } from './geminiModels.js';
 
@@ -21,7 +21,7 @@ export function nativeTool(name: string, description: string, entry: GenaiTool, 
     name,
     description,
     nativeTool: entry,
-    async processRequest(_ctx: ToolContext, request: LlmRequest): Promise<void> {
+    async processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> {
       if (!isGeminiModel(request.model)) throw notGeminiError(name, request.model);
       append(request, request.model);
     },

@@ -1,5 +1,5 @@
 import { packTool } from '@adkit/flow';
-import type { FunctionDeclaration, LlmRequest, RequestProcessor, RunnableTool, ToolContext } from '@adkit/flow';
+import type { FunctionDeclaration, LlmRequest, RequestContext, RequestProcessor, RunnableTool, ToolContext } from '@adkit/flow';
 import { withLongRunningNote } from './longRunningNote.js';
 import { assertToolOptions, type ToolOptions } from './toolOptions.js';
 
@@ -37,7 +37,7 @@ export abstract class BaseTool implements RunnableTool, RequestProcessor {
   abstract run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
 
   /** Registers the tool in the request and advertises its declaration (PK-1). */
-  async processRequest(_ctx: ToolContext, request: LlmRequest): Promise<void> {
+  async processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> {
     packTool(request, this);
   }
 

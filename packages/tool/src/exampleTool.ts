@@ -1,5 +1,5 @@
 import { appendInstructions, ConfigError } from '@adkit/flow';
-import type { Content, LlmRequest, RequestProcessor, Tool, ToolContext } from '@adkit/flow';
+import type { Content, LlmRequest, RequestContext, RequestProcessor, Tool } from '@adkit/flow';
 
 /** One few-shot example: a user query and the turns that answer it (model text, calls, responses). */
 export interface FewShotExample {
@@ -38,7 +38,7 @@ export function exampleTool(examples: readonly FewShotExample[]): Tool & Request
   return {
     name: 'example_tool',
     description: 'example tool',
-    async processRequest(ctx: ToolContext, request: LlmRequest): Promise<void> {
+    async processRequest(ctx: RequestContext, request: LlmRequest): Promise<void> {
       if (!ctx.userContent?.parts?.[0]?.text) return;
       appendInstructions(request, [(request.model ?? '').includes('gemini-2') ? forGemini2 : plain]);
     },

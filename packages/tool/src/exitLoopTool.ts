@@ -1,13 +1,14 @@
+import { LazySchema } from '@adkit/flow';
 import type { FunctionDeclaration, ToolContext } from '@adkit/flow';
-import Type from 'typebox';
+import type { TSchema } from 'typebox';
 import { BaseTool } from './baseTool.js';
-import { compileSchema } from './compileSchema.js';
 import { invalidArgumentsError } from './errors.js';
 
-const NO_ARGUMENTS = Type.Object({}, { additionalProperties: false });
+/** `Type.Object({}, { additionalProperties: false })`, written out so importing needs no TypeBox. */
+const NO_ARGUMENTS: TSchema = { type: 'object', properties: {}, additionalProperties: false };
 
 class ExitLoopTool extends BaseTool {
-  private readonly parameters = compileSchema(NO_ARGUMENTS);
+  private readonly parameters = new LazySchema(NO_ARGUMENTS);
   private readonly declared: FunctionDeclaration;
 
   constructor() {
@@ -25,7 +26,8 @@ class ExitLoopTool extends BaseTool {
 
   async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const value = args ?? {};
-    if (!this.parameters.check(value)) throw invalidArgumentsError(this.name, this.parameters.problems(value), NO_ARGUMENTS);
+    const parameters = this.parameters.compiled ?? (await this.parameters.compile());
+    if (!parameters.check(value)) throw invalidArgumentsError(this.name, parameters.problems(value), NO_ARGUMENTS);
     ctx.actions.escalate = true;
     ctx.actions.skipSummarization = true;
     return {};

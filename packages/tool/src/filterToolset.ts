@@ -1,6 +1,6 @@
 import { AdkitError, ConfigError, errorMessage } from '@adkit/flow';
 import type { ReadonlyContext, Tool, Toolset } from '@adkit/flow';
-import { assertToolset, delegatingToolset } from './delegatingToolset.js';
+import { assertToolset, wrapToolset } from './wrapToolset.js';
 
 /** Decides whether the model sees a tool (PK-5). It may be async, e.g. to look up permissions. */
 export type ToolPredicate = (ctx: ReadonlyContext, tool: Tool) => boolean | Promise<boolean>;
@@ -8,7 +8,7 @@ export type ToolPredicate = (ctx: ReadonlyContext, tool: Tool) => boolean | Prom
 /**
  * A toolset showing only the tools the predicate keeps (PK-5): same name, the inner toolset's
  * order, its errors passed on unchanged (the flow reports them with the toolset's name). The
- * inner toolset's `processRequest` and `close` are delegated. Exposure is not authorization:
+ * toolset's other capabilities (`processRequest`, `close`, …) are kept (`wrapToolset`). Exposure is not authorization:
  * tools still check what they are allowed to do.
  *
  * ```ts
@@ -21,7 +21,7 @@ export function filterToolset(toolset: Toolset, predicate: ToolPredicate): Tools
     throw new ConfigError(
       `filterToolset("${toolset.name}"): predicate must be a function (ctx, tool) => boolean, or allowedTools(['name', ...]); got ${predicate === null ? 'null' : typeof predicate}.`,
     );
-  return delegatingToolset(toolset, async (ctx) => keepTools(toolset.name, await toolset.tools(ctx), predicate, ctx));
+  return wrapToolset(toolset, { tools: (tools, ctx) => keepTools(toolset.name, tools, predicate, ctx) });
 }
 
 /**

@@ -1,6 +1,6 @@
 // The public API of @adkit/tool. Every line here is an API decision.
 export type { Tool, RunnableTool, StreamingTool, RequestProcessor, Toolset } from '@adkit/flow';
-export { isRunnableTool, isStreamingTool, isRequestProcessor, packTool } from '@adkit/flow';
+export { isRunnableTool, isStreamingTool, isRequestProcessor, packTool, registerTool } from '@adkit/flow';
 export type { ToolOptions } from './toolOptions.js';
 export { FUNCTION_NAME_PATTERN, assertToolName, assertToolOptions } from './toolOptions.js';
 export type { FunctionName } from './toFunctionName.js';
@@ -11,15 +11,25 @@ export type { BaseToolsetOptions } from './baseToolset.js';
 export { BaseToolset } from './baseToolset.js';
 export type { ToolPredicate } from './filterToolset.js';
 export { filterToolset, allowedTools } from './filterToolset.js';
+export type { ToolOverrides, WrapToolOptions } from './wrapTool.js';
+export { wrapTool } from './wrapTool.js';
+export type { WrapToolsetOptions } from './wrapToolset.js';
+export { wrapToolset } from './wrapToolset.js';
 export { prefixTool } from './prefixTool.js';
 export { prefixToolset } from './prefixToolset.js';
 export type { ToolErrorCode, ToolErrorOptions } from './errors.js';
 export { ToolError, isToolError, invalidArgumentsError } from './errors.js';
 export { confirmationGate, confirmationHint } from './confirmationGate.js';
-export type { CompiledSchema } from './compileSchema.js';
-export { compileSchema } from './compileSchema.js';
-export type { SchemaError } from './schemaErrors.js';
-export { formatSchemaErrors, formatSchemaPath, MAX_SCHEMA_PROBLEMS } from './schemaErrors.js';
+// Schema helpers live in @adkit/flow (its output schema uses them too); tool authors take them here.
+export type { CompiledSchema, SchemaError } from '@adkit/flow';
+export {
+  compileSchema,
+  LazySchema,
+  checkSchemaSyntax,
+  formatSchemaErrors,
+  formatSchemaPath,
+  MAX_SCHEMA_PROBLEMS,
+} from '@adkit/flow';
 export { isObjectSchema, describeFields } from './objectSchema.js';
 export { exitLoopTool } from './exitLoopTool.js';
 export type { FewShotExample } from './exampleTool.js';

@@ -9,11 +9,13 @@ describe('@adkit/tool exports', () => {
         'BaseToolset',
         'FUNCTION_NAME_PATTERN',
         'LONG_RUNNING_NOTE',
+        'LazySchema',
         'MAX_SCHEMA_PROBLEMS',
         'ToolError',
         'allowedTools',
         'assertToolName',
         'assertToolOptions',
+        'checkSchemaSyntax',
         'compileSchema',
         'confirmationGate',
         'confirmationHint',
@@ -32,17 +34,28 @@ describe('@adkit/tool exports', () => {
         'packTool',
         'prefixTool',
         'prefixToolset',
+        'registerTool',
         'toFunctionName',
         'withLongRunningNote',
+        'wrapTool',
+        'wrapToolset',
       ].sort(),
     );
   });
 
-  it('re-exports the capability guards and packTool from @adkit/flow unchanged', async () => {
+  it('re-exports the capability guards, packTool, registerTool and the schema helpers from @adkit/flow unchanged', async () => {
     const flow = await import('@adkit/flow');
     expect(api.isRunnableTool).toBe(flow.isRunnableTool);
     expect(api.isStreamingTool).toBe(flow.isStreamingTool);
     expect(api.isRequestProcessor).toBe(flow.isRequestProcessor);
     expect(api.packTool).toBe(flow.packTool);
+    expect(api.registerTool).toBe(flow.registerTool);
+    // One home for schema compilation and error formatting (#9): flow's, shared with its output schema.
+    expect(api.compileSchema).toBe(flow.compileSchema);
+    expect(api.LazySchema).toBe(flow.LazySchema);
+    expect(api.checkSchemaSyntax).toBe(flow.checkSchemaSyntax);
+    expect(api.formatSchemaErrors).toBe(flow.formatSchemaErrors);
+    expect(api.formatSchemaPath).toBe(flow.formatSchemaPath);
+    expect(api.MAX_SCHEMA_PROBLEMS).toBe(flow.MAX_SCHEMA_PROBLEMS);
   });
 });

@@ -9,6 +9,7 @@ import {
   isStreamingTool,
   LlmAgent,
   packTool,
+  registerTool,
   type FunctionDeclaration,
   type LlmRequest,
   type RunnableTool,
@@ -89,7 +90,7 @@ describe('prefixTool / prefixToolset', () => {
     const skills = new SkillTool('repo');
     const wrapper = prefixTool(skills, 'docs');
     const request = createLlmRequest({ config: { tools: [{ googleSearch: {} }, { functionDeclarations: [{ name: 'other' }] }] } });
-    (request.tools as Record<string, Tool>).other = rawTool('other');
+    registerTool(request, rawTool('other'));
     expect(isRequestProcessor(wrapper)).toBe(true);
     await (wrapper as Tool & RequestProcessor).processRequest(ctx, request);
     expect(Object.keys(request.tools)).toEqual(['other', 'docs_load_skill']);

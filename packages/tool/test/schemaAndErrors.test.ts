@@ -1,81 +1,32 @@
-// Schema helpers (compile once, at most 8 `path: message` problems) and ToolError. Bad input tried:
-// wrong types, missing and unknown keys, literal and type unions, enums, array items, keys that are
-// not identifiers, an object union, more than 8 problems, a non-object value.
+// Schema description helpers and ToolError. Bad input tried: literal and type unions, enums, arrays,
+// keys that are not identifiers, an object union, an intersection, null instead of a schema.
 import { AdkitError, isAdkitError } from '@adkit/flow';
 import Type from 'typebox';
-import { Settings } from 'typebox/system';
 import { describe, expect, it } from 'vitest';
 import {
-  compileSchema,
   describeFields,
-  formatSchemaPath,
   invalidArgumentsError,
   isObjectSchema,
   isToolError,
   ToolError,
 } from '../src/index.js';
 
-describe('compileSchema', () => {
-  const schema = Type.Object(
-    {
-      name: Type.String({ minLength: 1 }),
-      units: Type.Union([Type.Literal('c'), Type.Literal('f')]),
-      level: Type.Enum(['low', 'high']),
-      note: Type.Union([Type.String(), Type.Null()]),
-      tags: Type.Array(Type.String()),
-      'odd key': Type.Optional(Type.Number()),
-      shape: Type.Optional(Type.Union([Type.Object({ r: Type.Number() }), Type.Object({ w: Type.Number() })])),
-    },
-    { additionalProperties: false },
-  );
-  const compiled = compileSchema(schema);
+const schema = Type.Object(
+  {
+    name: Type.String({ minLength: 1 }),
+    units: Type.Union([Type.Literal('c'), Type.Literal('f')]),
+    level: Type.Enum(['low', 'high']),
+    note: Type.Union([Type.String(), Type.Null()]),
+    tags: Type.Array(Type.String()),
+    'odd key': Type.Optional(Type.Number()),
+    shape: Type.Optional(Type.Union([Type.Object({ r: Type.Number() }), Type.Object({ w: Type.Number() })])),
+  },
+  { additionalProperties: false },
+);
 
-  it('check is the compiled check', () => {
-    const valid = { name: 'x', units: 'c', level: 'low', note: null, tags: [] };
-    expect(compiled.check(valid)).toBe(true);
-    expect(compiled.problems(valid)).toEqual([]);
-    expect(compiled.schema).toBe(schema);
-  });
-
-  it('problems: one readable line per problem', () => {
-    expect(compiled.problems({ units: 'k', level: 'mid', note: 3, tags: ['a', 2], 'odd key': 'x', extra: 1 })).toEqual([
-      'name: is required',
-      'extra: is not allowed',
-      'units: must be "c" or "f"',
-      'level: must be "low" or "high"',
-      'note: must be string or null',
-      'tags[1]: must be string',
-      '["odd key"]: must be number',
-    ]);
-    expect(compiled.problems({ name: '', units: 'c', level: 'low', note: null, tags: [], shape: { r: 'big' } })).toEqual([
-      'name: must not have fewer than 1 characters',
-      'shape: does not match any of the allowed forms',
-    ]);
-    expect(compiled.problems('nope')).toEqual(['(root): must be object']);
-    // TypeBox's global error limit is raised only while collecting, then restored.
-    expect(Settings.Get().maxErrors).toBe(8);
-  });
-
-  it('problems: at most 8, or fewer when asked', () => {
-    const wide = compileSchema(Type.Object(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}`, Type.Number()]))));
-    const bad = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}`, 'x']));
-    expect(wide.problems(bad)).toHaveLength(8);
-    expect(wide.problems(bad, 2)).toEqual(['f0: must be number', 'f1: must be number']);
-  });
-
-  it('coerce: defaults, conversion and cleaning on a copy', () => {
-    const lenient = compileSchema(Type.Object({ n: Type.Integer(), on: Type.Boolean(), d: Type.Optional(Type.String({ default: 'x' })) }));
-    const input = { n: '42', on: 'true', junk: 1 };
-    expect(lenient.coerce(input)).toEqual({ n: 42, on: true, d: 'x' });
-    expect(input).toEqual({ n: '42', on: 'true', junk: 1 });
-  });
-
-  it('formatSchemaPath: JSON pointers in dot/bracket form', () => {
-    expect(formatSchemaPath('')).toBe('(root)');
-    expect(formatSchemaPath('/items/0/price')).toBe('items[0].price');
-    expect(formatSchemaPath('/a~1b/c~0d')).toBe('["a/b"]["c~d"]');
-  });
-
+// compileSchema, LazySchema and the error formatting live in @adkit/flow (test/schema*.test.ts);
+// @adkit/tool re-exports them for tool authors (test/index.test.ts).
+describe('schema helpers', () => {
   it('isObjectSchema and describeFields', () => {
     expect(isObjectSchema(Type.Object({}))).toBe(true);
     expect(isObjectSchema({ type: ['object', 'null'] })).toBe(true);
