@@ -106,6 +106,7 @@ describe('issue 9: the caller’s signal still aborts what is in flight', () => 
     const caller = new AbortController().signal;
     for await (const response of geminiAt(server, 'gemini-2.0-flash').generateContent(hello, { stream: true, signal: caller })) {
       expect(response.partial).toBe(true);
+      await server.waitForHeldStreams(1);
       break;
     }
     await server.waitForHeldStreams(0);

@@ -104,10 +104,11 @@ describe('issue 9: the caller’s signal still aborts what is in flight', () => 
   });
 
   it('a consumer that stops early releases the connection and the listener', async () => {
-    server = await startReplayServer({ script: [{ fixture: 'openai-chat--tool-call-stream.2.sse', pauseAfterEvents: 4 }] });
+    server = await startReplayServer({ script: [{ fixture: 'openai-chat--tool-call-stream.2.sse', pauseAfterEvents: 2 }] });
     const caller = new AbortController().signal;
     for await (const response of openaiAt(server, 'gpt-4o').generateContent(hello, { stream: true, signal: caller })) {
       expect(response.partial).toBe(true);
+      await server.waitForHeldStreams(1);
       break;
     }
     await server.waitForHeldStreams(0);
