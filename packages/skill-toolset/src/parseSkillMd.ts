@@ -1,5 +1,6 @@
 import { parseDocument } from 'yaml';
 import { SkillError, isSkillError } from './errors.js';
+import { readSimpleYaml } from './simpleYaml.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
 import { splitFrontmatter } from './splitFrontmatter.js';
 import { validateFrontmatter, type ValidateFrontmatterOptions } from './validateFrontmatter.js';
@@ -44,6 +45,9 @@ export function readYaml(yaml: string, strict: boolean): { value: unknown; warni
       'SKILL_INVALID_FRONTMATTER',
       `invalid frontmatter: it is longer than ${MAX_FRONTMATTER_LENGTH} characters; move long text into the body`,
     );
+  // Most frontmatter is plain `key: value` text; the real parser is only needed for the rest.
+  const simple = readSimpleYaml(yaml);
+  if (simple !== undefined) return { value: simple, warnings: [] };
   const depth = flowDepth(yaml);
   if (depth > MAX_FLOW_DEPTH)
     throw new SkillError(

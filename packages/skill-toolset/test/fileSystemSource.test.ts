@@ -187,6 +187,18 @@ describe('caching (frontmatter read once)', () => {
     expect(logger.warnings).toHaveLength(40);
   });
 
+  it('frontmatters longer than the first read (8 KiB) are read on, with LF or CRLF', async () => {
+    const root = await tempDir();
+    const metadata = Array.from({ length: 600 }, (_, i) => `  key${i}: value ${i}`).join('\n');
+    const long = skillMd('long', 'Long.', `metadata:\n${metadata}\n`, 'x'.repeat(20_000));
+    await writeFiles(root, { 'long/SKILL.md': long, 'crlf/SKILL.md': long.replace('name: long', 'name: crlf').replace(/\n/g, '\r\n') });
+    const listed = await fileSystemSource(root).listFrontmatters();
+    expect(listed.map((skill) => [skill.name, Object.keys(skill.metadata!).length])).toEqual([
+      ['crlf', 600],
+      ['long', 600],
+    ]);
+  });
+
   it('load_skill reads at most maxSkillMdBytes of SKILL.md; the listing reads only the frontmatter', async () => {
     const root = await tempDir();
     await writeFiles(root, { 'big/SKILL.md': skillMd('big', 'Big.', '', 'x'.repeat(11 * 1024 * 1024)) });
