@@ -3,6 +3,7 @@ import { BaseTool, ToolError, confirmationGate } from '@adkit/tool';
 import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { formatContent } from './formatContent.js';
 import type { MediaShelf } from './mediaShelf.js';
+import { linkedSignal } from './linkedSignal.js';
 import { requestError } from './requestError.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
 import { withoutMediaData } from './structuredOutput.js';
@@ -72,17 +73,19 @@ export class McpTool extends BaseTool {
       );
     const timeout = this.shared.timeoutMs;
     const onprogress = (progress: Progress) => ctx.reportProgress(progressReport(progress));
+    const { signal, release } = linkedSignal(ctx.signal);
     let result: CallToolResult;
     try {
       result = (await this.shared.connections
         .connection(this.headerSet)
         .use(
-          (session) =>
-            session.client.callTool({ name: this.mcpName, arguments: args }, undefined, { signal: ctx.signal, timeout, onprogress }),
+          (session) => session.client.callTool({ name: this.mcpName, arguments: args }, undefined, { signal, timeout, onprogress }),
           (failure) => failure === 'unsent' || this.idempotent,
         )) as CallToolResult;
     } catch (error) {
       throw requestError(ctx, this.name, timeout, `failed to call MCP tool "${this.mcpName}" with err: `, error);
+    } finally {
+      release();
     }
     return this.convert(ctx, result);
   }

@@ -3,6 +3,7 @@ import { BaseTool, ToolError } from '@adkit/tool';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { embeddedResource, mediaLabel, type McpMedia } from './formatContent.js';
 import type { MediaShelf } from './mediaShelf.js';
+import { linkedSignal } from './linkedSignal.js';
 import { requestError } from './requestError.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
 
@@ -51,7 +52,8 @@ export class ListResourcesTool extends BaseTool {
         toolName: this.name,
       });
     const { timeoutMs } = this.shared;
-    const options = { signal: ctx.signal, timeout: timeoutMs };
+    const { signal, release } = linkedSignal(ctx.signal);
+    const options = { signal, timeout: timeoutMs };
     try {
       return await this.shared.connections.connection(this.shared.headerSet).use(async (session) => {
         const page = await session.client.listResources(cursor ? { cursor } : undefined, options);
@@ -72,6 +74,8 @@ export class ListResourcesTool extends BaseTool {
       }, ALWAYS);
     } catch (error) {
       throw requestError(ctx, this.name, timeoutMs, 'failed to list MCP resources: ', error);
+    } finally {
+      release();
     }
   }
 }
@@ -111,13 +115,16 @@ export class ReadResourceTool extends BaseTool {
         toolName: this.name,
       });
     const { timeoutMs } = this.shared;
+    const { signal, release } = linkedSignal(ctx.signal);
     let result: ReadResourceResult;
     try {
       result = await this.shared.connections
         .connection(this.shared.headerSet)
-        .use((session) => session.client.readResource({ uri }, { signal: ctx.signal, timeout: timeoutMs }), ALWAYS);
+        .use((session) => session.client.readResource({ uri }, { signal, timeout: timeoutMs }), ALWAYS);
     } catch (error) {
       throw requestError(ctx, this.name, timeoutMs, `failed to read MCP resource ${JSON.stringify(uri)}: `, error);
+    } finally {
+      release();
     }
     const media: McpMedia[] = [];
     const pieces = result.contents.map((content) => {

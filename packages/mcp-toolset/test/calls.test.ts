@@ -1,7 +1,9 @@
 // One call (MCP-7, HC-2): timeout, cancellation, progress, results, confirmation. SDK-built
 // servers in memory. Bad input tried: a tool that never answers, a run aborted mid-call, progress
 // past its total with a 5,000-character message, structured content with "__proto__" keys and
-// base64 images, audio for a model that cannot take it, a confirmation provider that throws.
+// base64 images, audio for a model that cannot take it, a confirmation provider that throws, one
+// signal shared by 50 calls.
+import { getEventListeners } from 'node:events';
 import { createLlmRequest, type ProgressReport, type ToolContext } from '@adkit/flow';
 import { createToolContext } from '@adkit/flow/testing';
 import { withConfirmation } from '@adkit/confirmation';
@@ -44,6 +46,14 @@ describe('timeouts and cancellation', () => {
     await expect(call).rejects.toMatchObject({ code: 'CANCELLED', message: 'The call to tool "hang" was cancelled.' });
     await waitFor(() => observed.cancelled.length === 1);
     expect(observed.cancelled[0]).toContain('user left');
+    await toolset.close();
+  });
+
+  it('50 calls on one long-lived signal leave no abort listener behind on it', async () => {
+    const { toolset, tools } = await setup();
+    const controller = new AbortController();
+    for (let i = 0; i < 50; i++) await tools('ping').run(createToolContext({ signal: controller.signal }), {});
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     await toolset.close();
   });
 });
