@@ -134,6 +134,7 @@ export type { CompiledSchema } from './schema/compileSchema.js';
 export { compileSchema } from './schema/compileSchema.js';
 export { LazySchema } from './schema/lazySchema.js';
 export { checkSchemaSyntax } from './schema/checkSchemaSyntax.js';
+export { SUBSCHEMA_KEYWORDS } from './schema/subschemaKeywords.js';
 export type { SchemaError } from './schema/schemaErrors.js';
 export { formatSchemaErrors, formatSchemaPath, MAX_SCHEMA_PROBLEMS } from './schema/schemaErrors.js';
 export { REQUEST_CONFIRMATION_FUNCTION } from './llmFlow/buildContents.js';

@@ -9,7 +9,7 @@ describe('@adkit/flow exports', () => {
       [
         'AdkitError', 'ArtifactError', 'BaseAgent', 'CLIENT_FUNCTION_CALL_ID_PREFIX', 'CONFIRMATION_FORMAT_VERSION',
         'ConfigError', 'DeltaState', 'InMemoryArtifactService', 'InMemoryMemoryService', 'InMemoryRunner',
-        'InMemorySessionService', 'InvocationContext', 'LazySchema', 'LlmAgent', 'LoopAgent', 'MAX_SCHEMA_PROBLEMS',
+        'InMemorySessionService', 'InvocationContext', 'LazySchema', 'SUBSCHEMA_KEYWORDS', 'LlmAgent', 'LoopAgent', 'MAX_SCHEMA_PROBLEMS',
         'MAX_VALUE_DEPTH', 'MemoryError', 'MissingContextVariableError', 'REQUEST_CONFIRMATION_FUNCTION', 'Runner',
         'SET_MODEL_RESPONSE', 'STATE_PREFIX', 'STORED_EVENT_FORMAT', 'SequentialAgent', 'SessionConflictError',
         'SessionError', 'SessionEventCache', 'TRANSFER_TO_AGENT', 'ToolTimeoutError', 'appendInstructions',

@@ -1,19 +1,10 @@
+import { SUBSCHEMA_KEYWORDS } from '@adkit/tool';
+
 type SchemaNode = Record<string, unknown>;
 
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
-const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
-const SCHEMA_VALUES = [
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-] as const;
+const { maps: SCHEMA_MAPS, values: SCHEMA_VALUES } = SUBSCHEMA_KEYWORDS;
+/** The list keywords; `items` is left to SCHEMA_VALUES, which copies a tuple's list too. */
+const SCHEMA_LISTS = SUBSCHEMA_KEYWORDS.lists.filter((key) => key !== 'items');
 
 /**
  * A copy of the schema in which every object schema that says nothing about extra keys refuses

@@ -29,6 +29,7 @@ export {
   formatSchemaErrors,
   formatSchemaPath,
   MAX_SCHEMA_PROBLEMS,
+  SUBSCHEMA_KEYWORDS,
 } from '@adkit/flow';
 export { isObjectSchema, describeFields } from './objectSchema.js';
 export { exitLoopTool } from './exitLoopTool.js';

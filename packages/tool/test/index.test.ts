@@ -11,6 +11,7 @@ describe('@adkit/tool exports', () => {
         'LONG_RUNNING_NOTE',
         'LazySchema',
         'MAX_SCHEMA_PROBLEMS',
+        'SUBSCHEMA_KEYWORDS',
         'ToolError',
         'allowedTools',
         'assertToolName',
@@ -57,5 +58,6 @@ describe('@adkit/tool exports', () => {
     expect(api.formatSchemaErrors).toBe(flow.formatSchemaErrors);
     expect(api.formatSchemaPath).toBe(flow.formatSchemaPath);
     expect(api.MAX_SCHEMA_PROBLEMS).toBe(flow.MAX_SCHEMA_PROBLEMS);
+    expect(api.SUBSCHEMA_KEYWORDS).toBe(flow.SUBSCHEMA_KEYWORDS);
   });
 });

@@ -1,23 +1,6 @@
-type SchemaNode = Record<string, unknown>;
+import { SUBSCHEMA_KEYWORDS } from './subschemaKeywords.js';
 
-/** Keywords whose value is one schema. */
-const SCHEMA_VALUES = [
-  'items',
-  'additionalItems',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-] as const;
-/** Keywords whose value is a list of schemas. */
-const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items'] as const;
-/** Keywords whose value maps names to schemas. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
+type SchemaNode = Record<string, unknown>;
 
 /**
  * Throws what compiling the schema would throw, without loading the compiler: a `SyntaxError`
@@ -39,7 +22,7 @@ export function checkSchemaSyntax(schema: unknown): void {
     seen.add(node);
     const schemaNode = node as SchemaNode;
     if (typeof schemaNode.pattern === 'string') new RegExp(schemaNode.pattern, 'u');
-    for (const key of SCHEMA_MAPS) {
+    for (const key of SUBSCHEMA_KEYWORDS.maps) {
       const map = schemaNode[key];
       if (typeof map !== 'object' || map === null || Array.isArray(map)) continue;
       for (const [name, child] of Object.entries(map)) {
@@ -47,11 +30,11 @@ export function checkSchemaSyntax(schema: unknown): void {
         stack.push([child, `${at}.${key}[${JSON.stringify(name)}]`]);
       }
     }
-    for (const key of SCHEMA_LISTS) {
+    for (const key of SUBSCHEMA_KEYWORDS.lists) {
       const list = schemaNode[key];
       if (Array.isArray(list)) list.forEach((child, i) => stack.push([child, `${at}.${key}[${i}]`]));
     }
-    for (const key of SCHEMA_VALUES) {
+    for (const key of SUBSCHEMA_KEYWORDS.values) {
       const child = schemaNode[key];
       if (child !== undefined && !Array.isArray(child)) stack.push([child, `${at}.${key}`]);
     }
