@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, errorMessage, stderrLogger } from '@adkit/flow';
 import { SkillError, isSkillError } from './errors.js';
 import { TimeSlicer } from './timeSlicer.js';
@@ -119,7 +120,8 @@ class FolderSource implements FileSystemSource {
   private scanning?: Promise<Listing>;
   private generation = 0;
 
-  constructor(dir: string, options: FileSystemSourceOptions) {
+  constructor(folder: string | URL, options: FileSystemSourceOptions) {
+    const dir = folder instanceof URL ? fileURLToPath(folder) : folder;
     if (typeof dir !== 'string' || dir.length === 0)
       throw new ConfigError('fileSystemSource: dir must be the path of a folder of skill folders, e.g. fileSystemSource("./skills").');
     const depth = options.depth ?? 1;
@@ -379,7 +381,8 @@ class FolderSource implements FileSystemSource {
 }
 
 /**
- * Skills from a folder of skill folders (SK-1, SK-6): each immediate subfolder holding a
+ * Skills from a folder of skill folders (a path, or a `file:` URL such as
+ * `new URL('./skills', import.meta.url)`) (SK-1, SK-6): each immediate subfolder holding a
  * `SKILL.md` is a skill (`depth` finds nested ones too); hidden folders and `node_modules` are
  * skipped, symbolic links to folders are followed. The frontmatter of every skill is read once and
  * cached: a listing costs one `stat` of the root while no skill folder is added or removed, and
@@ -391,7 +394,7 @@ class FolderSource implements FileSystemSource {
  * const skills = skillToolset({ source: fileSystemSource('./skills') });
  * ```
  */
-export function fileSystemSource(dir: string, options: FileSystemSourceOptions = {}): FileSystemSource {
+export function fileSystemSource(dir: string | URL, options: FileSystemSourceOptions = {}): FileSystemSource {
   return new FolderSource(dir, options);
 }
 
