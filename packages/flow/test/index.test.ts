@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
 import * as testing from '../src/testing/index.js';
+import * as modelKit from '../src/modelKit.js';
 
 describe('@adkit/flow exports', () => {
   it('the root entry exports exactly the public API', () => {
@@ -24,6 +25,12 @@ describe('@adkit/flow exports', () => {
         'pendingConfirmationRequests', 'readonlyState', 'registerTool', 'scanConfirmationRequests', 'selectEvents',
         'splitStateDelta', 'stderrLogger', 'stringifyContent', 'toJsonText', 'toJsonValue', 'withoutTempState',
       ].sort(),
+    );
+  });
+
+  it('@adkit/flow/model-kit exports the building blocks for model adapters', () => {
+    expect(Object.keys(modelKit).sort()).toEqual(
+      ['BrokenStreamError', 'brokenStreamResponse', 'count', 'emptyReplyResponse', 'incompleteStreamResponse', 'isBrokenStream', 'readStream', 'requestSignal'].sort(),
     );
   });
 

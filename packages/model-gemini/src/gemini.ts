@@ -1,8 +1,9 @@
 import { ConfigError, errorMessage, type GenerateContentOptions, type LlmRequest, type LlmResponse, type Model } from '@adkit/flow';
 import { GoogleGenAI, type HttpOptions } from '@google/genai';
 import { errorResponse } from './errorResponse.js';
-import { brokenStream, isBrokenStream, readStream } from './readStream.js';
-import { requestSignal } from './requestSignal.js';
+import { isBrokenStream, readStream, requestSignal } from '@adkit/flow/model-kit';
+import { isApiError } from './errorResponse.js';
+import { brokenStream } from './unusableReply.js';
 import { ResponseAggregator } from './responseAggregator.js';
 import { toGenaiRequest } from './toGenaiRequest.js';
 
@@ -91,7 +92,7 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
       const aggregator = new ResponseAggregator(params.model, stream);
       try {
         if (stream) {
-          for await (const chunk of readStream(await client.models.generateContentStream(params))) {
+          for await (const chunk of readStream(await client.models.generateContentStream(params), isApiError)) {
             const deltas = aggregator.add(chunk);
             if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
           }

@@ -4,10 +4,10 @@ import { chatRequest, type RequestSettings } from './chatRequest.js';
 import { ChatStreamState, completionResult } from './chatResponse.js';
 import { errorResponse } from './errorResponse.js';
 import { readReply } from './readReply.js';
-import { requestSignal } from './requestSignal.js';
 import { responsesRequest } from './responsesRequest.js';
 import { responseReplyResult, ResponsesStreamState } from './responsesResponse.js';
-import { brokenStream, isBrokenStream, readStream } from './readStream.js';
+import { isBrokenStream, readStream, requestSignal } from '@adkit/flow/model-kit';
+import { brokenStream, isApiError } from './unusableReply.js';
 
 /** Options of `openai()`. Pass a ready `client`, or the settings to make one. */
 export interface OpenAIOptions {
@@ -120,7 +120,7 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     }
     const reply = await readReply(client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal }));
     const state = new ChatStreamState();
-    for await (const chunk of readStream(reply.data ?? [])) {
+    for await (const chunk of readStream(reply.data ?? [], isApiError)) {
       const deltas = state.add(chunk);
       if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
     }
@@ -136,7 +136,7 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     }
     const reply = await readReply(client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsStreaming, { signal }));
     const state = new ResponsesStreamState();
-    for await (const event of readStream(reply.data ?? [])) {
+    for await (const event of readStream(reply.data ?? [], isApiError)) {
       const deltas = state.add(event);
       if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
     }

@@ -1,20 +1,26 @@
 import type { LlmResponse } from '@adkit/flow';
+import {
+  brokenStreamResponse,
+  emptyReplyResponse,
+  incompleteStreamResponse,
+  type BrokenStreamError,
+} from '@adkit/flow/model-kit';
 
-/**
- * The error response for a stream that ended before the answer was complete (`INCOMPLETE_STREAM`):
- * whatever arrived is dropped, so that a half-received answer never looks complete and no call is
- * made from partial arguments.
- */
+export { count } from '@adkit/flow/model-kit';
+
+/** `INCOMPLETE_STREAM` for this provider (see `incompleteStreamResponse` in `@adkit/flow/model-kit`). */
 export function incompleteStream(model: string, how: string): LlmResponse {
-  return {
-    errorCode: 'INCOMPLETE_STREAM',
-    errorMessage: `The OpenAI stream for model "${model}" ${how}; the answer is incomplete, so it was dropped.`,
-  };
+  return incompleteStreamResponse('OpenAI', model, how);
 }
 
-/** The error response for a 2xx reply that carries no answer (`EMPTY_RESPONSE`), saying what came. */
+/** `EMPTY_RESPONSE` for this provider (see `emptyReplyResponse` in `@adkit/flow/model-kit`). */
 export function emptyReply(model: string, what: string): LlmResponse {
-  return { errorCode: 'EMPTY_RESPONSE', errorMessage: `OpenAI returned no answer for model "${model}": ${what}.` };
+  return emptyReplyResponse('OpenAI', model, what);
+}
+
+/** The error response for a broken stream of this provider. */
+export function brokenStream(model: string, error: BrokenStreamError): LlmResponse {
+  return brokenStreamResponse('OpenAI', model, error, 'event');
 }
 
 /** A reply body for a message: its content type and its first 200 characters, whitespace folded. */
@@ -35,7 +41,3 @@ export function isApiError(error: unknown): boolean {
   return typeof e?.status === 'number' || (typeof e?.error === 'object' && e.error !== null);
 }
 
-/** `1 event`, `3 events`. */
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}

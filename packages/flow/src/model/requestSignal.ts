@@ -3,10 +3,10 @@ interface Link {
   readonly onAbort: () => void;
 }
 
-// The requests in flight on each caller signal, with the one listener that aborts them all. An
-// entry lives only while a request on that signal is in flight (a WeakMap, so a signal that is
-// never settled is not kept either): however many requests share a signal, it carries at most one
-// listener from this package, and none once they have finished.
+// The requests in flight on each caller signal, with the one listener that aborts them all. This
+// is per-signal bookkeeping, not a cache: an entry lives only while a request on that signal is in
+// flight (a WeakMap, so an unsettled signal is not kept either). However many requests share a
+// signal, it carries at most one listener from here, and none once they have finished.
 const links = new WeakMap<AbortSignal, Link>();
 
 /** The signal of one SDK request, linked to the caller's signal. */
@@ -18,12 +18,13 @@ export interface RequestSignal {
 }
 
 /**
- * A fresh signal for one SDK request, linked to `caller`. The `openai` SDK adds an abort listener
- * to the signal of every request and never removes it; given the caller's signal, which a run
- * shares across many model calls, those listeners pile up (MaxListenersExceededWarning after ten,
- * memory growing with every call). The SDK gets this request's own signal instead, so its
- * listeners go away with the request; the caller's signal carries one listener of ours while
- * requests on it are in flight, removed by `close()` of the last one.
+ * A fresh signal for one SDK request, linked to `caller`, for model adapters. SDKs add an abort
+ * listener to the signal of every request and do not always remove it (`openai` never does,
+ * `@google/genai` only on failure); given a run's signal, shared by many model calls, those
+ * listeners pile up (MaxListenersExceededWarning after ten, memory growing with every call). The
+ * SDK gets this request's own signal instead, so its listeners go away with the request; the
+ * caller's signal carries one listener of ours while requests on it are in flight. Call `close()`
+ * however the request ends (done, failed, consumer stopped early).
  */
 export function requestSignal(caller: AbortSignal | undefined): RequestSignal {
   const controller = new AbortController();

@@ -1,0 +1,13 @@
+// `@adkit/flow/model-kit`: building blocks for model adapter authors (the OpenAI and Gemini
+// adapters use them). Every line here is an API decision.
+export type { RequestSignal } from './model/requestSignal.js';
+export { requestSignal } from './model/requestSignal.js';
+export {
+  BrokenStreamError,
+  brokenStreamResponse,
+  count,
+  emptyReplyResponse,
+  incompleteStreamResponse,
+  isBrokenStream,
+  readStream,
+} from './model/unusableReplies.js';
