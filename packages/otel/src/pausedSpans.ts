@@ -30,7 +30,7 @@ export interface ResumedCall {
 /**
  * The calls a new message resumes, by original call id: a function response answers a
  * long-running call by its id; a confirmation reply answers the `adk_request_confirmation` call,
- * whose `originalFunctionCall` is looked up in the session's events (newest first).
+ * whose `originalFunctionCall` is looked up in the session's events.
  */
 export function resumedCalls(
   message: Content | undefined,
@@ -41,11 +41,13 @@ export function resumedCalls(
   const parts = message?.parts;
   if (!Array.isArray(parts)) return resumed;
   let saved: Map<string, string> | undefined;
+  let confirmations: Map<string, string> | undefined;
   for (const part of parts) {
     const response = part?.functionResponse;
     if (typeof response?.id !== 'string') continue;
     const via = response.name === REQUEST_CONFIRMATION_FUNCTION ? 'confirmation' : 'response';
-    const callId = via === 'confirmation' ? originalCallId(events, response.id) : response.id;
+    if (via === 'confirmation') confirmations ??= confirmationRequests(events);
+    const callId = via === 'confirmation' ? confirmations?.get(response.id) : response.id;
     if (callId === undefined) continue;
     saved ??= new Map(Object.hasOwn(state, PAUSED_SPANS_STATE_KEY) ? pausedSpans(state[PAUSED_SPANS_STATE_KEY]) : []);
     const pausedSpan = parseTraceparent(saved.get(callId));
@@ -76,15 +78,18 @@ function pausedSpans(value: unknown): Array<[string, string]> {
   return entries.slice(-MAX_PAUSED_SPANS);
 }
 
-/** The id of the call a confirmation request (by its own call id) is about, newest events first. */
-function originalCallId(events: readonly Event[], confirmationId: string): string | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    for (const call of getFunctionCalls(events[i]!)) {
-      if (call.id !== confirmationId || call.name !== REQUEST_CONFIRMATION_FUNCTION) continue;
+/**
+ * Confirmation request id → the id of the call it is about, from one pass over the events (a
+ * message with many replies costs one scan); the newest request wins.
+ */
+function confirmationRequests(events: readonly Event[]): Map<string, string> {
+  const requests = new Map<string, string>();
+  for (const event of events)
+    for (const call of getFunctionCalls(event)) {
+      if (call.name !== REQUEST_CONFIRMATION_FUNCTION || typeof call.id !== 'string') continue;
       const original = call.args?.originalFunctionCall;
       const id = original && typeof original === 'object' ? (original as { id?: unknown }).id : undefined;
-      return typeof id === 'string' ? id : undefined;
+      if (typeof id === 'string') requests.set(call.id, id);
     }
-  }
-  return undefined;
+  return requests;
 }
