@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,7 +99,7 @@ interface Listing {
   frontmatters: readonly SkillFrontmatter[];
 }
 
-/** A SKILL.md parsed once, reused while its size, mtime and inode stay the same. */
+/** A SKILL.md parsed once, reused while its frontmatter text stays the same. */
 interface CachedParse {
   readonly key: string;
   readonly frontmatter?: SkillFrontmatter;
@@ -162,15 +162,15 @@ class FolderSource implements FileSystemSource {
 
   async loadInstructions(name: string, options: SkillSourceCallOptions = {}): Promise<string> {
     const entry = await this.entry(name, options);
-    const path = join(entry.dir, 'SKILL.md');
-    const file = await readFile(path, this.maxSkillMdBytes, name, 'SKILL.md');
+    const path = `${entry.dir}${sep}SKILL.md`;
+    const file = await readLimited(path, this.maxSkillMdBytes, name, 'SKILL.md');
     // SK-6: the per-skill operation re-reads and re-validates SKILL.md; an edit is picked up here.
     const parsed = wrapErrors(entry, () => parseSkillMd(file.text, { strict: this.strict, directoryName: entry.directoryName }));
-    const key = statKey(file.stats);
-    if (this.parses.get(path)?.key !== key) {
-      this.parses.set(path, { key, frontmatter: parsed.frontmatter });
-      this.report(options, entry, parsed.warnings);
-    }
+    const key = frontmatterKey(file.text);
+    if (this.parses.get(path)?.key === key) return parsed.body;
+    // The file changed since it was listed: keep the new frontmatter, report its warnings.
+    this.parses.set(path, { key, frontmatter: parsed.frontmatter });
+    this.report(options, entry, parsed.warnings);
     if (parsed.frontmatter.name !== entry.frontmatter.name) {
       this.current = undefined;
       throw notFound(name, `its SKILL.md now names it "${parsed.frontmatter.name}"`);
@@ -206,7 +206,7 @@ class FolderSource implements FileSystemSource {
         `invalid resource path "${cleaned}" for skill "${name}": it leaves the skill folder through a symbolic link`,
         { skillName: name },
       );
-    return (await readFile(real, options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES, name, cleaned, true)).bytes;
+    return (await readLimited(real, options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES, name, cleaned, true)).bytes;
   }
 
   private async entry(name: string, options: SkillSourceCallOptions): Promise<Entry> {
@@ -225,7 +225,6 @@ class FolderSource implements FileSystemSource {
 
   /** Updates a skill's cached frontmatter after a re-read, keeping the listing's order. */
   private replace(entry: Entry, frontmatter: SkillFrontmatter): void {
-    if (entry.frontmatter === frontmatter) return;
     const listing = this.current;
     const old = entry.frontmatter;
     entry.frontmatter = frontmatter;
@@ -235,7 +234,8 @@ class FolderSource implements FileSystemSource {
 
   private async listing(options: SkillSourceCallOptions): Promise<Listing> {
     const current = this.current;
-    if (current && (await rootStats(this.root)).mtimeMs === current.rootMtimeMs && this.current === current) return current;
+    // The warm path: one synchronous stat (microseconds) tells whether a skill folder came or went.
+    if (current && rootStats(this.root).mtimeMs === current.rootMtimeMs) return current;
     if (!this.scanning) {
       const generation = this.generation;
       const scan = this.scan(options).finally(() => {
@@ -258,7 +258,7 @@ class FolderSource implements FileSystemSource {
    * through `fs/promises` cost several times more than the frontmatter parsing itself.
    */
   private async scan(options: SkillSourceCallOptions): Promise<Listing> {
-    const rootMtimeMs = (await rootStats(this.root)).mtimeMs;
+    const rootMtimeMs = rootStats(this.root).mtimeMs;
     const slices = new TimeSlicer(SLICE_MS);
     const candidates: Candidate[] = [];
     await this.walk(this.root, '', 1, candidates, { folders: 0 }, slices);
@@ -319,7 +319,7 @@ class FolderSource implements FileSystemSource {
           'SKILL_SOURCE_UNAVAILABLE',
           `skills folder "${this.root}" has more than ${MAX_FOLDERS} folders within depth ${this.depth}; point fileSystemSource at the folder that holds the skills`,
         );
-      const child = { dir: join(dir, name), label: label ? `${label}/${name}` : name, directoryName: name };
+      const child = { dir: `${dir}${sep}${name}`, label: label ? `${label}/${name}` : name, directoryName: name };
       out.push(child);
       // Symbolic links to folders are skills, but never walked into: no loops.
       if (real && level < this.depth) await this.walk(child.dir, child.label, level + 1, out, budget, slices);
@@ -328,7 +328,7 @@ class FolderSource implements FileSystemSource {
 
   /** Reads and parses a candidate's SKILL.md head; `undefined` when the folder has none. */
   private read(candidate: Candidate): ReadResult {
-    const path = join(candidate.dir, 'SKILL.md');
+    const path = `${candidate.dir}${sep}SKILL.md`;
     let fd: number;
     try {
       fd = openSync(path, constants.O_RDONLY);
@@ -336,23 +336,23 @@ class FolderSource implements FileSystemSource {
       if (isMissing(error)) return undefined;
       return { parse: { key: '', error: asSkillError(candidate, error) }, fresh: true, warnings: [] };
     }
-    let text: string;
-    let stats: Stats;
+    let filled: number;
     try {
-      stats = fstatSync(fd);
-      if (!stats.isFile()) return undefined;
-      const cached = this.parses.get(path);
-      if (cached?.key === statKey(stats)) return { parse: cached, fresh: false, warnings: [] };
       // The first 8 KiB hold most frontmatters; read on (up to HEAD_BYTES) only when they do not.
-      let filled = fill(fd, 0, Math.min(stats.size, FIRST_READ));
-      if (filled < stats.size && !hasClosingLine(scratch, filled)) filled = fill(fd, filled, Math.min(stats.size, HEAD_BYTES));
-      text = scratch.toString('utf8', 0, filled);
+      filled = fill(fd, 0, FIRST_READ);
+      if (filled === FIRST_READ && !hasClosingLine(scratch, filled)) filled = fill(fd, filled, HEAD_BYTES);
     } catch (error) {
+      // A folder named SKILL.md is no skill file.
+      if ((error as { code?: unknown })?.code === 'EISDIR') return undefined;
       return { parse: { key: '', error: asSkillError(candidate, error) }, fresh: true, warnings: [] };
     } finally {
       closeSync(fd);
     }
-    const key = statKey(stats);
+    const text = scratch.toString('utf8', 0, filled);
+    // Unchanged frontmatter text, unchanged skill: no parse, and its warnings are not repeated.
+    const key = frontmatterKey(text);
+    const cached = this.parses.get(path);
+    if (cached?.key === key) return { parse: cached, fresh: false, warnings: [] };
     let parse: CachedParse;
     let warnings: readonly string[] = [];
     try {
@@ -360,7 +360,7 @@ class FolderSource implements FileSystemSource {
       parse = { key, frontmatter: parsed.frontmatter };
       warnings = parsed.warnings;
     } catch (error) {
-      const cut = stats.size > HEAD_BYTES && isSkillError(error, 'SKILL_INVALID_FRONTMATTER');
+      const cut = filled === HEAD_BYTES && isSkillError(error, 'SKILL_INVALID_FRONTMATTER');
       const tooLong = new SkillError(
         'SKILL_INVALID_FRONTMATTER',
         `invalid frontmatter: no closing '---' in the first ${HEAD_BYTES} bytes; keep the frontmatter short`,
@@ -398,9 +398,9 @@ export function fileSystemSource(dir: string | URL, options: FileSystemSourceOpt
   return new FolderSource(dir, options);
 }
 
-async function rootStats(root: string): Promise<Stats> {
+function rootStats(root: string): Stats {
   try {
-    return await stat(root);
+    return statSync(root);
   } catch (error) {
     throw unavailable(root, error);
   }
@@ -418,8 +418,13 @@ function isFolder(path: string): boolean {
   }
 }
 
-function statKey(stats: Stats): string {
-  return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+/** The text up to the end of the closing `---` line (all of it when there is none): what the listing depends on. */
+function frontmatterKey(text: string): string {
+  for (let at = text.indexOf('\n---', 3); at !== -1; at = text.indexOf('\n---', at + 1)) {
+    if (text.startsWith('\n', at + 4)) return text.slice(0, at + 5);
+    if (text.startsWith('\r\n', at + 4)) return text.slice(0, at + 6);
+  }
+  return text;
 }
 
 function isMissing(error: unknown): boolean {
@@ -454,7 +459,7 @@ function wrapErrors<T>(entry: Entry, run: () => T): T {
  * Reads a whole file of at most `limit` bytes: `limit + 1` bytes are read, so a file that grew
  * past the limit is caught too (SK-10).
  */
-async function readFile(
+async function readLimited(
   path: string,
   limit: number,
   skill: string,

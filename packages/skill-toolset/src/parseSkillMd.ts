@@ -22,7 +22,8 @@ export interface ParsedSkillMd {
 
 /**
  * Parses a SKILL.md: splits it (SK-4), reads the frontmatter with the `yaml` package (YAML 1.2
- * core schema, unique keys, at most 100 aliases) and validates it (SK-2, SK-3). Throws a
+ * core schema, unique keys, at most 100 aliases; plain `key: value` frontmatter takes a faster
+ * reader that gives the same result) and validates it (SK-2, SK-3). Throws a
  * `SkillError` whose message says what is wrong. In lenient mode (the default) a frontmatter
  * whose YAML does not parse is tried once more with the values that contain `": "` quoted (the
  * common `description: Use when: …` mistake), with a warning.
