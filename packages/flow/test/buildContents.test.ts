@@ -1,6 +1,9 @@
-// FL-1 #7 and FL-7: the history a model sees.
+// FL-1 #7 and FL-7: the history a model sees; issue #15: built incrementally over frozen (stored)
+// events. Bad input tried: random histories (late, repeated and confirmed responses, client ids,
+// other agents, branches, partial events) built step by step, with unfrozen tails; arrays that
+// share a first event but are not extensions of each other; writes into the shared contents.
 import { describe, expect, it } from 'vitest';
-import { createEvent, type Event, type Part } from '../src/index.js';
+import { createEvent, deepFreeze, type Event, type Part } from '../src/index.js';
 import { buildContents } from '../src/llmFlow/buildContents.js';
 
 const ev = (author: string, parts: Part[], extra: Partial<Event> = {}) =>
@@ -85,6 +88,23 @@ describe('buildContents', () => {
     ]);
   });
 
+  it("a resumed call's answer replaces the client's answer that resumed it (startedToolCalls)", () => {
+    const events = [
+      ev('user', [{ text: 'VPN is down' }]),
+      ev('a', [{ functionCall: { id: 'outer', name: 'helpdesk' } }]),
+      ev('user', [{ functionResponse: { id: 'outer', name: 'helpdesk', response: { ticket: 991 } } }]),
+      createEvent({ invocationId: 'i', author: 'a', actions: { stateDelta: {}, artifactDelta: {}, startedToolCalls: ['outer'] } }),
+      ev('a', [{ functionResponse: { id: 'outer', name: 'helpdesk', response: { result: 'open' } } }]),
+    ];
+    const expected = [
+      { role: 'user', parts: [{ text: 'VPN is down' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'outer', name: 'helpdesk' } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'outer', name: 'helpdesk', response: { result: 'open' } } }] },
+    ];
+    expect(buildContents(events, 'a')).toEqual(expected);
+    expect(buildContents([...events.slice(0, 3).map((e) => deepFreeze(structuredClone(e))), ...events.slice(3)], 'a')).toEqual(expected);
+  });
+
   it('a call answered inside its own turn (server-side tools) stays as it is', () => {
     const events = [ev('a', [{ functionCall: { id: 's', name: 'srv' } }, { functionResponse: { id: 's', name: 'srv', response: {} } }, { text: 'ok' }])];
     expect(buildContents(events, 'a')[0]!.parts).toHaveLength(3);
@@ -98,5 +118,114 @@ describe('buildContents', () => {
       ev('a', [{ text: 'parent' }], { branch: 'p' }),
     ];
     expect(buildContents(events, 'a', 'p.a').map((c) => c.parts![0]!.text)).toEqual(['root', 'mine', 'parent']);
+  });
+
+  describe('issue #15: incremental over frozen events', () => {
+    /** A deterministic pseudo-random history of `length` events, all kinds mixed. */
+    function randomHistory(seed: number, length: number): Event[] {
+      let state = seed;
+      const next = (n: number) => {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        return state % n;
+      };
+      const calls: string[] = [];
+      const events: Event[] = [];
+      for (let i = 0; i < length; i++) {
+        const roll = next(12);
+        const id = `${next(3) === 0 ? 'adk-' : 'c'}${i}`;
+        const callId = calls.length > 0 ? calls[next(calls.length)]! : 'none';
+        if (roll < 2) events.push(ev('user', [{ text: `u${i}` }]));
+        else if (roll < 4) {
+          calls.push(id);
+          events.push(ev('a', [{ functionCall: { id, name: `f${i % 3}`, args: { i } } }]));
+        } else if (roll < 6) events.push(ev(next(2) ? 'a' : 'user', [{ functionResponse: { id: callId, name: 'f', response: { i } } }]));
+        else if (roll === 6)
+          events.push(
+            ev('a', [{ functionResponse: { id: callId, name: 'f', response: { error: 'confirm' } } }], {
+              actions: { stateDelta: {}, artifactDelta: {}, requestedToolConfirmations: { [callId]: { confirmed: false } } },
+            }),
+          );
+        else if (roll === 7) events.push(ev('user', [{ functionResponse: { id: `adk-c${i}`, name: 'adk_request_confirmation', response: { confirmed: true } } }]));
+        else if (roll === 8) events.push(ev('other', [{ text: `o${i}` }, { functionCall: { id, name: 'g' } }]));
+        else if (roll === 9) events.push(ev('a', [{ text: `p${i}` }], { partial: true }));
+        else if (roll === 10) events.push(ev('a', [{ text: `b${i}` }], { branch: next(2) ? 'p' : 'q' }));
+        else events.push(ev('a', [{ text: `t${i}` }]));
+      }
+      return events;
+    }
+    const frozenCopy = (event: Event) => deepFreeze(structuredClone(event));
+
+    it('gives the same contents as a fresh build, step after step, with and without unfrozen tails', () => {
+      const mismatches: string[] = [];
+      for (let seed = 1; seed <= 8; seed++) {
+        const plain = randomHistory(seed, 36);
+        const frozen = plain.map(frozenCopy);
+        for (let length = 0; length <= plain.length; length++)
+          for (const tail of [0, 1, 4, 12]) {
+            const cut = Math.max(0, length - tail);
+            const mixed = [...frozen.slice(0, cut), ...plain.slice(cut, length)];
+            for (const branch of [undefined, 'p']) {
+              const got = JSON.stringify(buildContents(mixed, 'a', branch));
+              if (got !== JSON.stringify(buildContents(plain.slice(0, length), 'a', branch)))
+                mismatches.push(`seed ${seed}, ${length} events, tail ${tail}, branch ${branch}`);
+            }
+          }
+      }
+      expect(mismatches).toEqual([]);
+    });
+
+    it('a later response in the unfrozen tail never changes what the kept prefix gives', () => {
+      const frozen = [ev('user', [{ text: 'open' }]), ev('a', [{ functionCall: { id: 't1', name: 'ticket' } }])].map(frozenCopy);
+      const answer = ev('user', [{ functionResponse: { id: 't1', name: 'ticket', response: { status: 'open' } } }]);
+      expect(buildContents([...frozen, answer], 'a')).toHaveLength(3);
+      expect(buildContents(frozen, 'a')).toEqual([
+        { role: 'user', parts: [{ text: 'open' }] },
+        { role: 'model', parts: [{ functionCall: { id: 't1', name: 'ticket' } }] },
+      ]);
+    });
+
+    it('a confirmed call in the frozen prefix: the tail\'s first response replaces the placeholder, a second one is an update', () => {
+      const plain = [
+        ev('user', [{ text: 'deploy' }]),
+        ev('a', [{ functionCall: { id: 'd1', name: 'deploy' } }]),
+        ev('a', [{ functionResponse: { id: 'd1', name: 'deploy', response: { error: 'requires confirmation' } } }], {
+          actions: { stateDelta: {}, artifactDelta: {}, requestedToolConfirmations: { d1: { confirmed: false } } },
+        }),
+        ev('a', [{ functionResponse: { id: 'd1', name: 'deploy', response: { deployed: true } } }]),
+        ev('a', [{ functionResponse: { id: 'd1', name: 'deploy', response: { deployed: 'again' } } }]),
+      ];
+      const expected = [
+        { role: 'user', parts: [{ text: 'deploy' }] },
+        { role: 'model', parts: [{ functionCall: { id: 'd1', name: 'deploy' } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'd1', name: 'deploy', response: { deployed: true } } }] },
+        { role: 'user', parts: [{ text: 'Update from function deploy: {"deployed":"again"}' }] },
+      ];
+      expect(buildContents(plain, 'a')).toEqual(expected);
+      const frozen = plain.slice(0, 3).map(frozenCopy);
+      for (let i = 0; i < 2; i++) expect(buildContents([...frozen, ...plain.slice(3)], 'a')).toEqual(expected);
+      expect(buildContents([...frozen, ...plain.slice(3).map(frozenCopy)], 'a')).toEqual(expected);
+    });
+
+    it('keeps the contents of a frozen prefix: the same frozen objects each call, in a new array', () => {
+      const events = [ev('user', [{ text: 'hi' }]), ev('a', [{ functionCall: { id: 'adk-1', name: 'f' } }])].map(frozenCopy);
+      const first = buildContents(events, 'a');
+      const second = buildContents([...events, ev('user', [{ text: 'more' }])], 'a');
+      expect(second[0]).toBe(first[0]);
+      expect(second[1]).toBe(first[1]);
+      expect(Object.isFrozen(first[1]!.parts![0])).toBe(true);
+      expect(() => first[0]!.parts!.push({ text: 'x' })).toThrow(TypeError);
+      first.push({ role: 'user', parts: [] });
+      expect(buildContents(events, 'a')).toHaveLength(2);
+      expect(events[1]!.content!.parts![0]!.functionCall!.id).toBe('adk-1');
+    });
+
+    it('an array sharing the first event but not extending the kept one is built afresh', () => {
+      const [a, b, c] = [ev('user', [{ text: 'a' }]), ev('user', [{ text: 'b' }]), ev('user', [{ text: 'c' }])].map(frozenCopy);
+      const text = (events: Event[]) => buildContents(events, 'a').map((content) => content.parts![0]!.text);
+      expect(text([a!, b!])).toEqual(['a', 'b']);
+      expect(text([a!, c!])).toEqual(['a', 'c']);
+      expect(text([a!, b!, c!])).toEqual(['a', 'b', 'c']);
+      expect(text([a!])).toEqual(['a']);
+    });
   });
 });
