@@ -1,0 +1,20 @@
+// The API of @adkit/release-test (private, test-only). Every line here is an API decision.
+export { CommandError, isCommandError } from './errors.js';
+export { runCommand } from './runCommand.js';
+export type { CommandOutput, RunCommandOptions } from './runCommand.js';
+export { publishablePackages } from './publishablePackages.js';
+export type { PackageManifest, PublishablePackage } from './publishablePackages.js';
+export { manifestProblems } from './manifestProblems.js';
+export type { ManifestCheckOptions } from './manifestProblems.js';
+export { markdownSection } from './markdownSection.js';
+export { npmInstallArgs } from './npmInstallArgs.js';
+export { expandFilePattern } from './expandFilePattern.js';
+export { importedPackages } from './importedPackages.js';
+export { throwawayCopy } from './throwawayCopy.js';
+export { upstreamRegistry } from './upstreamRegistry.js';
+export { installedFootprint } from './installedFootprint.js';
+export type { InstalledFootprint } from './installedFootprint.js';
+export { ensureReleaseTools } from './releaseTools.js';
+export type { EnsureReleaseToolsOptions, ReleaseTools } from './releaseTools.js';
+export { startLocalRegistry } from './localRegistry.js';
+export type { LocalRegistry, LocalRegistryOptions } from './localRegistry.js';
