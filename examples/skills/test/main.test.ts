@@ -4,7 +4,7 @@
 import { runExample } from '@adkit/test-support';
 import { expect, it } from 'vitest';
 
-it('SK-10, SK-11: loads the skill and its resource; the request carried the listing', async () => {
+it('SK-10, SK-11: loads the skill and its resource; the request carried the listing', { timeout: 20_000 }, async () => {
   const { stdout, stderr, exitCode } = await runExample(new URL('../src/main.ts', import.meta.url));
   expect(stdout).toEqual([
     'writer: [call load_skill({"name":"release-notes"})]',

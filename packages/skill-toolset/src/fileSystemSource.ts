@@ -153,6 +153,7 @@ class FolderSource implements FileSystemSource {
   }
 
   async listFrontmatters(options: SkillSourceCallOptions = {}): Promise<readonly SkillFrontmatter[]> {
+    options.signal?.throwIfAborted();
     return (await this.listing(options)).frontmatters;
   }
 
@@ -210,6 +211,7 @@ class FolderSource implements FileSystemSource {
   }
 
   private async entry(name: string, options: SkillSourceCallOptions): Promise<Entry> {
+    options.signal?.throwIfAborted();
     const entry = (await this.listing(options)).byName.get(name);
     if (!entry) throw notFound(name);
     return entry;

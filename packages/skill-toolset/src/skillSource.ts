@@ -14,7 +14,10 @@ export interface SkillSourceCallOptions {
    * omitted. Each warning is reported when the file is parsed, not again while it stays cached.
    */
   logger?: SkillLogger;
-  /** Stops waiting for slow I/O. */
+  /**
+   * An aborted signal makes the call fail before it reads anything. (A listing shared by
+   * concurrent callers is not cancelled by one of them.)
+   */
   signal?: AbortSignal;
 }
 

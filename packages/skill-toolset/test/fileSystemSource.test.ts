@@ -122,6 +122,16 @@ describe('discovery (SK-1, SK-6)', () => {
     );
   });
 
+  it('an aborted signal fails the call before it reads', async () => {
+    const root = await tempDir();
+    await writeFiles(root, { 'one/SKILL.md': skillMd('one') });
+    const source = fileSystemSource(root);
+    const signal = AbortSignal.abort(new Error('stop'));
+    await expect(source.listFrontmatters({ signal })).rejects.toThrow('stop');
+    await expect(source.loadInstructions('one', { signal })).rejects.toThrow('stop');
+    expect(await source.loadInstructions('one')).toBe('# one\n\nStep one.\n');
+  });
+
   it('options are checked at construction with messages naming the fix', () => {
     expect(() => fileSystemSource('')).toThrow('fileSystemSource: dir must be the path of a folder of skill folders');
     expect(() => fileSystemSource('x', { depth: 0 })).toThrow('depth must be an integer from 1 to 8, got 0');

@@ -7,7 +7,7 @@ import { codeBlocks, expectReadmeExample, runExample } from '@adkit/test-support
 const readme = new URL('../README.md', import.meta.url);
 const example = new URL('../../../examples/skills/src/main.ts', import.meta.url);
 
-it('shows examples/skills/src/main.ts verbatim, and the listing it prints (SK-11)', async () => {
+it('shows examples/skills/src/main.ts verbatim, and the listing it prints (SK-11)', { timeout: 20_000 }, async () => {
   expectReadmeExample(readme, example);
   const [shown] = codeBlocks(readFileSync(readme, 'utf8'), 'text');
   const { stdout } = await runExample(example);

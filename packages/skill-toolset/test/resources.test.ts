@@ -3,7 +3,7 @@
 // full-width dots (never decoded), NUL, hidden files, a symbolic link to a file outside, a
 // symbolic link to a folder outside, a sibling skill's files, the skill folder itself, a
 // 2,000-character path, a file one byte over the limit, a 50 MB file.
-import { symlink, writeFile } from 'node:fs/promises';
+import { symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fileSystemSource, inMemorySource, isSkillError, type SkillSource } from '../src/index.js';
@@ -148,7 +148,9 @@ describe('SK-10 size limit', () => {
   });
 
   it('a 50 MB file is refused at the default 10 MiB limit', async () => {
-    await writeFile(join(root, 'demo/assets/huge.bin'), new Uint8Array(50 * 1024 * 1024));
+    // A sparse 50 MB file: refused by its size before any of it is read.
+    await writeFile(join(root, 'demo/assets/huge.bin'), '');
+    await truncate(join(root, 'demo/assets/huge.bin'), 50 * 1024 * 1024);
     await expect(source.loadResource('demo', 'assets/huge.bin')).rejects.toThrow(
       "resource 'assets/huge.bin' from skill 'demo' is too large (limit: 10485760 bytes)",
     );

@@ -97,6 +97,10 @@ describe('SK-9, SK-10: the three tools', () => {
         (error: Error) => ({ error: error.message }),
       );
     expect(await run('load_skill', { name: '' })).toEqual({ error: 'skill name is required to load a skill' });
+    expect(await run('load_skill', { name: '__proto__' })).toEqual({
+      error: 'load frontmatter for skill "__proto__": skill "__proto__" not found; call list_skills to see the available skills',
+    });
+    expect(await run('load_skill', { name: '../mcp-builder' })).toMatchObject({ error: expect.stringContaining('not found') });
     expect(await run('load_skill', { name: 'nope' })).toEqual({
       error: 'load frontmatter for skill "nope": skill "nope" not found; call list_skills to see the available skills',
     });
