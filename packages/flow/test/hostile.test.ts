@@ -280,6 +280,27 @@ describe('values the store cannot hold never throw out of runAsync (#9 point 8)'
     expect(stored.events.map((e) => e.errorCode ?? e.author)).toEqual(['user', 'PLUGIN_ERROR']);
   });
 
+  it('a run a plugin ends cancels the tools still running', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const slow = rawTool('slow', async (_a, ctx) => {
+      toolSignal = ctx.signal;
+      ctx.reportProgress({ message: 'working' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { ok: true };
+    });
+    const plugin: Plugin = {
+      name: 'strict',
+      onEventCallback: ({ event }) => {
+        if (event.partial) throw new Error('no progress events allowed');
+      },
+    };
+    const model = new ScriptedModel([functionCallResponse([{ name: 'slow', id: 's' }]), textResponse('never')]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model, tools: [slow] }), plugins: [plugin], autoCreateSession: true });
+    const events = await collect(runner, 'go');
+    expect(events.at(-1)!.errorCode).toBe('PLUGIN_ERROR');
+    expect(toolSignal?.aborted).toBe(true);
+  });
+
   it('beforeRun and afterRun callbacks that throw follow the same policy', async () => {
     for (const key of ['beforeRunCallback', 'afterRunCallback'] as const) {
       const plugin: Plugin = { name: 'p', [key]: () => Promise.reject(new Error('boom')) };
@@ -319,5 +340,5 @@ describe('no listener leak (#9 point 12)', () => {
     for (let i = 0; i < 1000; i++)
       for await (const _ of runner.runAsync({ userId: 'u', sessionId: `s${i % 5}`, newMessage: createUserContent('x'), signal: caller.signal }));
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
-  });
+  }, 60_000);
 });

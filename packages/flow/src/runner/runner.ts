@@ -133,11 +133,14 @@ export class Runner implements AsyncDisposable {
       });
       try {
         yield* this.runInvocation(context, request);
+        finished = !signal.aborted;
       } catch (error) {
+        if (!(error instanceof EndWith) && !(error instanceof RunEnded)) throw error;
+        // The run ends here: whatever still runs (tools of a step a plugin broke off) is cancelled.
+        if (!signal.aborted) controller.abort(new AdkitError('RUN_ENDED', error.message || 'The run ended.'));
         if (error instanceof EndWith) yield error.event;
-        else if (!(error instanceof RunEnded)) throw error;
+        finished = true;
       }
-      finished = !signal.aborted;
     } finally {
       request.signal?.removeEventListener('abort', stopWithCaller);
       // Leaving early (break, return(), a throw) cancels whatever still runs.
