@@ -3,17 +3,18 @@
 //
 //   build → copy the working tree → `pnpm install` + `changeset version` on the copy →
 //   Verdaccio on 127.0.0.1 (third-party packages proxied from `npm config get registry`) →
-//   `pnpm publish -r` → publint + attw on every published tarball →
+//   `pnpm publish -r` → metadata and README install lines, publint + attw on every tarball →
 //   a newcomer's app: the root README's install line, its quick-start verbatim, `tsc --strict`,
-//   run against the replay server → a third-party pack (examples/tool-pack-template) tested,
-//   published, installed into a Gemini app from its README and used by an agent.
+//   run against the replay server (and the same from tarballs packed in a clone) → a third-party
+//   pack (examples/tool-pack-template) tested, published, installed into a Gemini app from its
+//   README and used by an agent. After the shared setup, the tests run concurrently.
 //
 // Nothing here touches the repository: the copy, registry storage and apps live in a temp folder.
 // Bad input tried: a tarball with a types entry pointing at a missing file and no dist (the
 // linters must flag it), `workspace:` ranges left in a published manifest, build info or sources
 // leaking into a tarball, a README whose example imports a package its install line leaves out.
 import { codeBlocks } from '@adkit/test-support';
-import { fixtureJson, startReplayServer } from '@adkit/replay-server';
+import { fixtureJson, startReplayServer, type RecordedRequest, type ReplayServer, type ReplayStep } from '@adkit/replay-server';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
@@ -295,36 +296,21 @@ describe('installed as users will', () => {
     call.candidates[0].content.parts = [{ functionCall: { name: 'convert_temperature', args: { value: 21, from: 'C', to: 'F' } } }];
     const answer = structuredClone(recorded);
     answer.candidates[0].content.parts = [{ text: '21 °C is 69.8 °F.' }];
-    const server = await startReplayServer({
-      script: [
-        { endpoint: ':generateContent', json: call },
-        { endpoint: ':generateContent', json: answer },
-      ],
-    });
-    try {
-      const run = await runCommand(process.execPath, ['out/main.js'], {
-        cwd: app,
-        timeoutMs: 60_000,
-        env: { GEMINI_API_KEY: 'AIza-replay-test', GOOGLE_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl },
-      });
-      const events = run.stdout
-        .trim()
-        .split('\n')
-        .map((line) => ({ author: line.slice(0, line.indexOf(' ')), content: JSON.parse(line.slice(line.indexOf(' ') + 1)) as unknown }));
-      const callId = (events[0]?.content as { parts?: [{ functionCall?: { id?: string } }] } | undefined)?.parts?.[0].functionCall?.id;
-      expect(callId).toMatch(/^adk-/); // Gemini sent no id; the flow gave the call one
-      expect(events).toEqual([
-        { author: 'assistant', content: { role: 'model', parts: [{ functionCall: { id: callId, name: 'convert_temperature', args: { value: 21, from: 'C', to: 'F' } } }] } },
-        { author: 'assistant', content: { role: 'user', parts: [{ functionResponse: { id: callId, name: 'convert_temperature', response: { value: 69.8, unit: 'F' } } }] } },
-        { author: 'assistant', content: { role: 'model', parts: [{ text: '21 °C is 69.8 °F.' }] } },
-      ]);
-      const firstRequest = server.requests[0]!.body as { tools: { functionDeclarations: { name: string }[] }[]; systemInstruction: { parts: { text: string }[] } };
-      expect(firstRequest.tools[0]!.functionDeclarations.map((d) => d.name)).toEqual(['convert_temperature', 'convert_length']);
-      expect(JSON.stringify(firstRequest.systemInstruction)).toContain('Convert units with your tools');
-      server.assertDone();
-    } finally {
-      await server.close();
-    }
+    const { lines, requests } = await runAgainstReplay(app, [
+      { endpoint: ':generateContent', json: call },
+      { endpoint: ':generateContent', json: answer },
+    ], (server) => ({ GEMINI_API_KEY: 'AIza-replay-test', GOOGLE_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl }));
+    const events = lines.map((line) => ({ author: line.slice(0, line.indexOf(' ')), content: JSON.parse(line.slice(line.indexOf(' ') + 1)) as unknown }));
+    const callId = (events[0]?.content as { parts?: [{ functionCall?: { id?: string } }] } | undefined)?.parts?.[0].functionCall?.id;
+    expect(callId).toMatch(/^adk-/); // Gemini sent no id; the flow gave the call one
+    expect(events).toEqual([
+      { author: 'assistant', content: { role: 'model', parts: [{ functionCall: { id: callId, name: 'convert_temperature', args: { value: 21, from: 'C', to: 'F' } } }] } },
+      { author: 'assistant', content: { role: 'user', parts: [{ functionResponse: { id: callId, name: 'convert_temperature', response: { value: 69.8, unit: 'F' } } }] } },
+      { author: 'assistant', content: { role: 'model', parts: [{ text: '21 °C is 69.8 °F.' }] } },
+    ]);
+    const firstRequest = requests[0]!.body as { tools: { functionDeclarations: { name: string }[] }[]; systemInstruction: { parts: { text: string }[] } };
+    expect(firstRequest.tools[0]!.functionDeclarations.map((d) => d.name)).toEqual(['convert_temperature', 'convert_length']);
+    expect(JSON.stringify(firstRequest.systemInstruction)).toContain('Convert units with your tools');
   });
 });
 
@@ -359,29 +345,37 @@ async function expectQuickStartRuns(app: string): Promise<void> {
   const answer = structuredClone(recorded);
   answer.choices[0].finish_reason = 'stop';
   answer.choices[0].message = { role: 'assistant', content: 'It is 21 °C in Lisbon.', refusal: null, annotations: [] };
-  const server = await startReplayServer({
-    script: [
-      { endpoint: '/chat/completions', json: call },
-      { endpoint: '/chat/completions', json: answer },
-    ],
+  const { lines, requests } = await runAgainstReplay(app, [
+    { endpoint: '/chat/completions', json: call },
+    { endpoint: '/chat/completions', json: answer },
+  ], (server) => ({ OPENAI_API_KEY: 'sk-replay-test', OPENAI_BASE_URL: server.openaiBaseURL }));
+  expect(lines).toEqual([
+    `assistant {"role":"model","parts":[{"functionCall":{"id":"${toolCall.id}","name":"get_weather","args":{"city":"Lisbon"}}}]}`,
+    `assistant {"role":"user","parts":[{"functionResponse":{"id":"${toolCall.id}","name":"get_weather","response":{"city":"Lisbon","celsius":21}}}]}`,
+    'assistant {"role":"model","parts":[{"text":"It is 21 °C in Lisbon."}]}',
+  ]);
+  expect(requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+  expect(requests[0]!.body).toMatchObject({ model: 'gpt-4.1-mini', messages: [{ role: 'system' }, { role: 'user', content: 'Weather in Lisbon?' }] });
+  expect(requests[1]!.body).toMatchObject({
+    messages: [{}, {}, { role: 'assistant' }, { role: 'tool', tool_call_id: toolCall.id, content: '{"city":"Lisbon","celsius":21}' }],
   });
+}
+
+/**
+ * Runs an app's compiled `out/main.js` as `node` would, with the SDK pointed at a replay server
+ * serving `script` (`env` gives the variables); the server must have served every step and seen
+ * nothing else. Resolves to the lines the app printed and the requests the server received.
+ */
+async function runAgainstReplay(
+  app: string,
+  script: ReplayStep[],
+  env: (server: ReplayServer) => Record<string, string | undefined>,
+): Promise<{ lines: string[]; requests: RecordedRequest[] }> {
+  const server = await startReplayServer({ script });
   try {
-    const run = await runCommand(process.execPath, ['out/main.js'], {
-      cwd: app,
-      timeoutMs: 60_000,
-      env: { OPENAI_API_KEY: 'sk-replay-test', OPENAI_BASE_URL: server.openaiBaseURL },
-    });
-    expect(run.stdout.trim().split('\n')).toEqual([
-      `assistant {"role":"model","parts":[{"functionCall":{"id":"${toolCall.id}","name":"get_weather","args":{"city":"Lisbon"}}}]}`,
-      `assistant {"role":"user","parts":[{"functionResponse":{"id":"${toolCall.id}","name":"get_weather","response":{"city":"Lisbon","celsius":21}}}]}`,
-      'assistant {"role":"model","parts":[{"text":"It is 21 °C in Lisbon."}]}',
-    ]);
-    expect(server.requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
-    expect(server.requests[0]!.body).toMatchObject({ model: 'gpt-4.1-mini', messages: [{ role: 'system' }, { role: 'user', content: 'Weather in Lisbon?' }] });
-    expect(server.requests[1]!.body).toMatchObject({
-      messages: [{}, {}, { role: 'assistant' }, { role: 'tool', tool_call_id: toolCall.id, content: '{"city":"Lisbon","celsius":21}' }],
-    });
+    const run = await runCommand(process.execPath, ['out/main.js'], { cwd: app, timeoutMs: 60_000, env: env(server) });
     server.assertDone();
+    return { lines: run.stdout.trim().split('\n'), requests: server.requests };
   } finally {
     await server.close();
   }
