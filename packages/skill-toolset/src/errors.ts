@@ -39,3 +39,14 @@ export function isSkillError(value: unknown, code?: SkillErrorCode): value is Sk
   if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[SKILL_ERROR] !== true) return false;
   return code === undefined || (value as SkillError).code === code;
 }
+
+/** `SKILL_NOT_FOUND` for a name (shown cut to 100 characters), with why when known. */
+export function skillNotFound(name: string, why?: string): SkillError {
+  const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
+  return new SkillError('SKILL_NOT_FOUND', `skill "${shown}" not found${why ? ` (${why})` : ''}`, { skillName: name });
+}
+
+/** `SKILL_RESOURCE_NOT_FOUND` for a skill's cleaned resource path. */
+export function resourceNotFound(skill: string, path: string): SkillError {
+  return new SkillError('SKILL_RESOURCE_NOT_FOUND', `resource "${path}" not found in skill "${skill}"`, { skillName: skill });
+}

@@ -1,11 +1,13 @@
-import { closeSync, constants, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { readdirSync, statSync, type Stats } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, errorMessage, stderrLogger } from '@adkit/flow';
-import { SkillError, isSkillError } from './errors.js';
+import { SkillError, isSkillError, resourceNotFound, skillNotFound } from './errors.js';
+import { parseSkillMd } from './parseSkillMd.js';
+import { frontmatterKey, HEAD_BYTES, readSkillHead } from './readSkillHead.js';
+import { isMissing, readLimited, walkFiles } from './skillFiles.js';
 import { TimeSlicer } from './timeSlicer.js';
-import { MAX_FRONTMATTER_LENGTH, parseSkillMd } from './parseSkillMd.js';
 import { cleanResourcePath } from './resourcePath.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
 import {
@@ -53,34 +55,6 @@ export interface FileSystemSource extends SkillSource {
 const MAX_FOLDERS = 20_000;
 /** The longest the listing keeps the event loop busy at a time, in milliseconds. */
 const SLICE_MS = 4;
-/** What the listing reads of each SKILL.md: enough for the longest frontmatter allowed. */
-const HEAD_BYTES = MAX_FRONTMATTER_LENGTH * 4 + 16;
-/** The first read of each SKILL.md. */
-const FIRST_READ = 8 * 1024;
-/** One buffer for the synchronous head reads (they never overlap). */
-const scratch = Buffer.allocUnsafe(HEAD_BYTES);
-
-/** Reads the file into `scratch` from `from` up to `to`; returns how far it got. */
-function fill(fd: number, from: number, to: number): number {
-  let filled = from;
-  while (filled < to) {
-    const bytesRead = readSync(fd, scratch, filled, to - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return filled;
-}
-
-/** Whether the bytes read so far contain a second `---` line (SK-4's closing separator). */
-function hasClosingLine(buffer: Buffer, length: number): boolean {
-  const read = buffer.subarray(0, length);
-  for (let at = read.indexOf('\n---', 3); at !== -1; at = read.indexOf('\n---', at + 1)) {
-    const next = read[at + 4];
-    if (next === 0x0a || (next === 0x0d && read[at + 5] === 0x0a)) return true;
-  }
-  return false;
-}
-
 interface Candidate {
   readonly dir: string;
   /** The folder relative to the root, with `/`, for messages. */
@@ -174,7 +148,7 @@ class FolderSource implements FileSystemSource {
     this.report(options, entry, parsed.warnings);
     if (parsed.frontmatter.name !== entry.frontmatter.name) {
       this.current = undefined;
-      throw notFound(name, `its SKILL.md now names it "${parsed.frontmatter.name}"`);
+      throw skillNotFound(name, `its SKILL.md now names it "${parsed.frontmatter.name}"`);
     }
     this.replace(entry, parsed.frontmatter);
     return parsed.body;
@@ -213,14 +187,14 @@ class FolderSource implements FileSystemSource {
   private async entry(name: string, options: SkillSourceCallOptions): Promise<Entry> {
     options.signal?.throwIfAborted();
     const entry = (await this.listing(options)).byName.get(name);
-    if (!entry) throw notFound(name);
+    if (!entry) throw skillNotFound(name);
     return entry;
   }
 
   private realDir(entry: Entry): Promise<string> {
     entry.realDir ??= realpath(entry.dir).catch((error: unknown) => {
       entry.realDir = undefined;
-      throw isMissing(error) ? notFound(entry.frontmatter.name, 'its folder is gone') : error;
+      throw isMissing(error) ? skillNotFound(entry.frontmatter.name, 'its folder is gone') : error;
     });
     return entry.realDir;
   }
@@ -331,26 +305,14 @@ class FolderSource implements FileSystemSource {
   /** Reads and parses a candidate's SKILL.md head; `undefined` when the folder has none. */
   private read(candidate: Candidate): ReadResult {
     const path = `${candidate.dir}${sep}SKILL.md`;
-    let fd: number;
+    let head;
     try {
-      fd = openSync(path, constants.O_RDONLY);
+      head = readSkillHead(path);
     } catch (error) {
-      if (isMissing(error)) return undefined;
       return { parse: { key: '', error: asSkillError(candidate, error) }, fresh: true, warnings: [] };
     }
-    let filled: number;
-    try {
-      // The first 8 KiB hold most frontmatters; read on (up to HEAD_BYTES) only when they do not.
-      filled = fill(fd, 0, FIRST_READ);
-      if (filled === FIRST_READ && !hasClosingLine(scratch, filled)) filled = fill(fd, filled, HEAD_BYTES);
-    } catch (error) {
-      // A folder named SKILL.md is no skill file.
-      if ((error as { code?: unknown })?.code === 'EISDIR') return undefined;
-      return { parse: { key: '', error: asSkillError(candidate, error) }, fresh: true, warnings: [] };
-    } finally {
-      closeSync(fd);
-    }
-    const text = scratch.toString('utf8', 0, filled);
+    if (!head) return undefined;
+    const { text } = head;
     // Unchanged frontmatter text, unchanged skill: no parse, and its warnings are not repeated.
     const key = frontmatterKey(text);
     const cached = this.parses.get(path);
@@ -362,7 +324,7 @@ class FolderSource implements FileSystemSource {
       parse = { key, frontmatter: parsed.frontmatter };
       warnings = parsed.warnings;
     } catch (error) {
-      const cut = filled === HEAD_BYTES && isSkillError(error, 'SKILL_INVALID_FRONTMATTER');
+      const cut = head.cut && isSkillError(error, 'SKILL_INVALID_FRONTMATTER');
       const tooLong = new SkillError(
         'SKILL_INVALID_FRONTMATTER',
         `invalid frontmatter: no closing '---' in the first ${HEAD_BYTES} bytes; keep the frontmatter short`,
@@ -420,29 +382,6 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** The text up to the end of the closing `---` line (all of it when there is none): what the listing depends on. */
-function frontmatterKey(text: string): string {
-  for (let at = text.indexOf('\n---', 3); at !== -1; at = text.indexOf('\n---', at + 1)) {
-    if (text.startsWith('\n', at + 4)) return text.slice(0, at + 5);
-    if (text.startsWith('\r\n', at + 4)) return text.slice(0, at + 6);
-  }
-  return text;
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-function notFound(name: string, why?: string): SkillError {
-  const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
-  return new SkillError('SKILL_NOT_FOUND', `skill "${shown}" not found${why ? ` (${why})` : ''}`, { skillName: name });
-}
-
-function resourceNotFound(name: string, path: string): SkillError {
-  return new SkillError('SKILL_RESOURCE_NOT_FOUND', `resource "${path}" not found in skill "${name}"`, { skillName: name });
-}
-
 /** The error with the SKILL.md's place in front, keeping its code. */
 function asSkillError(candidate: Candidate, error: unknown): SkillError {
   const code = isSkillError(error) ? error.code : 'SKILL_INVALID_FRONTMATTER';
@@ -457,73 +396,3 @@ function wrapErrors<T>(entry: Entry, run: () => T): T {
   }
 }
 
-/**
- * Reads a whole file of at most `limit` bytes: `limit + 1` bytes are read, so a file that grew
- * past the limit is caught too (SK-10).
- */
-async function readLimited(
-  path: string,
-  limit: number,
-  skill: string,
-  display: string,
-  resource = false,
-): Promise<{ bytes: Uint8Array; text: string; stats: Stats }> {
-  let handle;
-  try {
-    // A resource's path is already resolved; O_NOFOLLOW refuses a link swapped in since then.
-    handle = await open(path, resource ? constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) : constants.O_RDONLY);
-  } catch (error) {
-    if (isMissing(error)) throw resource ? resourceNotFound(skill, display) : notFound(skill, 'its SKILL.md is gone');
-    if ((error as { code?: unknown })?.code === 'ELOOP')
-      throw new SkillError('SKILL_INVALID_RESOURCE_PATH', `invalid resource path "${display}" for skill "${skill}": it is a symbolic link`, {
-        skillName: skill,
-      });
-    throw error;
-  }
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile())
-      throw new SkillError('SKILL_INVALID_RESOURCE_PATH', `invalid resource path "${display}" for skill "${skill}": it is not a file`, {
-        skillName: skill,
-      });
-    const tooLarge = () =>
-      new SkillError('SKILL_RESOURCE_TOO_LARGE', `resource '${display}' from skill '${skill}' is too large (limit: ${limit} bytes)`, {
-        skillName: skill,
-      });
-    if (stats.size > limit) throw tooLarge();
-    const buffer = Buffer.allocUnsafe(Math.min(stats.size, limit) + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    if (filled > limit) throw tooLarge();
-    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, filled);
-    return { bytes, text: resource ? '' : buffer.toString('utf8', 0, filled), stats };
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Adds the files below `base/folder` (skill-relative, `/`-separated), skipping hidden ones and links. */
-async function walkFiles(base: string, folder: string, out: string[], level = 0): Promise<void> {
-  if (level > 8 || out.length >= MAX_FOLDERS) return;
-  let entries;
-  try {
-    entries = await readdir(folder ? join(base, folder) : base, { withFileTypes: true });
-  } catch (error) {
-    if (isMissing(error)) return;
-    throw error;
-  }
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
-    const path = folder ? `${folder}/${entry.name}` : entry.name;
-    if (entry.isFile()) out.push(path);
-    else if (entry.isDirectory()) await walkFiles(base, path, out, level + 1);
-    else if (entry.isSymbolicLink()) {
-      const target = await realpath(join(base, path)).catch(() => undefined);
-      if (target?.startsWith(base + sep) && (await stat(target).catch(() => undefined))?.isFile()) out.push(path);
-    }
-  }
-}

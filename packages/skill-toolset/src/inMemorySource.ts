@@ -1,5 +1,5 @@
 import { ConfigError, errorMessage, stderrLogger } from '@adkit/flow';
-import { SkillError } from './errors.js';
+import { SkillError, resourceNotFound, skillNotFound } from './errors.js';
 import { cleanResourcePath } from './resourcePath.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
 import {
@@ -94,7 +94,7 @@ class MemorySource implements SkillSource {
     const skill = this.skill(name, options);
     const cleaned = cleanResourcePath(name, path);
     const bytes = skill.resources.get(cleaned);
-    if (!bytes) throw new SkillError('SKILL_RESOURCE_NOT_FOUND', `resource "${cleaned}" not found in skill "${name}"`, { skillName: name });
+    if (!bytes) throw resourceNotFound(name, cleaned);
     const limit = options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
     if (bytes.length > limit)
       throw new SkillError('SKILL_RESOURCE_TOO_LARGE', `resource '${cleaned}' from skill '${name}' is too large (limit: ${limit} bytes)`, {
@@ -106,7 +106,7 @@ class MemorySource implements SkillSource {
   private skill(name: string, options: SkillSourceCallOptions): Stored {
     this.report(options);
     const skill = this.skills.get(name);
-    if (!skill) throw new SkillError('SKILL_NOT_FOUND', `skill "${name.slice(0, 100)}" not found`, { skillName: name });
+    if (!skill) throw skillNotFound(name);
     return skill;
   }
 

@@ -1,5 +1,5 @@
 import { ConfigError, stderrLogger } from '@adkit/flow';
-import { SkillError, isSkillError } from './errors.js';
+import { SkillError, isSkillError, skillNotFound } from './errors.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
 import type { LoadResourceOptions, SkillLogger, SkillSource, SkillSourceCallOptions } from './skillSource.js';
 
@@ -77,7 +77,7 @@ class MergedSource implements SkillSource {
         if (!isSkillError(error, 'SKILL_NOT_FOUND') || error.skillName !== name) throw error;
       }
     }
-    throw new SkillError('SKILL_NOT_FOUND', `skill "${name.slice(0, 100)}" not found`, { skillName: name });
+    throw skillNotFound(name);
   }
 }
 
