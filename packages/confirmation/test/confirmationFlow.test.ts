@@ -42,7 +42,7 @@ describe('confirmation, end to end', () => {
     expect(e2.actions.skipSummarization).toBe(true);
     expect(e2.actions.requestedToolConfirmations).toEqual({
       'orig-1': {
-        hint: 'Please approve or reject the tool call deploy() by responding with a FunctionResponse with an expected ToolConfirmation payload.',
+        hint: 'Approve "deploy" with {"env":"prod"}?',
         confirmed: false,
       },
     });

@@ -18,8 +18,8 @@ import { describe, expect, it } from 'vitest';
 import { functionTool, streamingFunctionTool } from '../src/index.js';
 import { collect, session } from './support.js';
 
-const HINT =
-  'Please approve or reject the tool call transfer() by responding with a FunctionResponse with an expected ToolConfirmation payload.';
+// #10: the hint is for the person approving; the model still gets REQUIRED.
+const HINT = 'Approve "transfer" with {"amount":100}?';
 const REQUIRED = 'error tool "transfer" requires confirmation, please approve or reject';
 const REJECTED = 'error tool "transfer" call is rejected';
 
@@ -47,7 +47,7 @@ async function failure(run: Promise<unknown>): Promise<ToolError> {
 describe('HC-2: the gate', () => {
   it('HC-2/HC-1: a first call requests confirmation and fails without running the handler', async () => {
     const { tool, calls } = transferTool(true);
-    const ctx = createToolContext({ functionCallId: 'call-1' });
+    const ctx = createToolContext({ functionCallId: 'call-1', functionCall: { id: 'call-1', name: 'transfer', args: { amount: 100 } } });
     const error = await failure(tool.run(ctx, { amount: 100 }));
     expect(error.message).toBe(REQUIRED);
     expect(error.code).toBe('CONFIRMATION_REQUIRED');
@@ -120,7 +120,7 @@ describe('HC-2: the gate', () => {
     });
     const ctx = createToolContext({ functionCallId: 'call-9' });
     await expect(tool.runStream(ctx, { amount: 1 })[Symbol.asyncIterator]().next()).rejects.toThrow(REQUIRED);
-    expect(ctx.actions.requestedToolConfirmations).toEqual({ 'call-9': { hint: HINT, confirmed: false } });
+    expect(ctx.actions.requestedToolConfirmations).toEqual({ 'call-9': { hint: 'Approve "transfer"?', confirmed: false } });
     expect(started).toBe(false);
     const approved = [];
     for await (const chunk of tool.runStream(createToolContext({ toolConfirmation: { confirmed: true } }), { amount: 1 }))

@@ -129,7 +129,7 @@ describe('confirmation (HC-2, HC-11)', () => {
     expect(first.actions.requestedToolConfirmations).toEqual({
       c1: {
         confirmed: false,
-        hint: 'Please approve or reject the tool call echo() by responding with a FunctionResponse with an expected ToolConfirmation payload.',
+        hint: 'Approve "echo"?',
       },
     });
     expect(observed.calls).toEqual([]);

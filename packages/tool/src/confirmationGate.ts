@@ -1,9 +1,27 @@
 import type { ToolContext } from '@adkit/flow';
 import { ToolError } from './errors.js';
 
-/** The hint sent with a confirmation request the gate makes (HC-2). */
-export function confirmationHint(toolName: string): string {
-  return `Please approve or reject the tool call ${toolName}() by responding with a FunctionResponse with an expected ToolConfirmation payload.`;
+/** How much of the arguments a hint shows. */
+const HINT_ARGS_LENGTH = 300;
+
+/**
+ * The hint shown to the person asked to approve a call the gate stops (HC-2), written for that
+ * person rather than for a developer: `Approve "pay" with {"to":"bob","amount":40}?`, the arguments
+ * cut at 300 characters. (ADK Go's hint describes the reply protocol instead; the model still gets
+ * a clear instruction in the call's error response.)
+ */
+export function confirmationHint(toolName: string, args?: Record<string, unknown>): string {
+  let shown = '';
+  if (args && Object.keys(args).length > 0) {
+    let json: string;
+    try {
+      json = JSON.stringify(args);
+    } catch {
+      json = '{…}';
+    }
+    shown = ` with ${json.length > HINT_ARGS_LENGTH ? `${json.slice(0, HINT_ARGS_LENGTH)}…` : json}`;
+  }
+  return `Approve "${toolName}"${shown}?`;
 }
 
 /**
@@ -28,7 +46,7 @@ export async function confirmationGate(
   }
   const need = typeof required === 'function' ? await required() : required;
   if (!need) return;
-  ctx.requestConfirmation({ hint: confirmationHint(toolName) });
+  ctx.requestConfirmation({ hint: confirmationHint(toolName, ctx.functionCall?.args) });
   throw new ToolError(`error tool "${toolName}" requires confirmation, please approve or reject`, {
     code: 'CONFIRMATION_REQUIRED',
     toolName,

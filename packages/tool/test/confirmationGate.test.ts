@@ -12,18 +12,24 @@ describe('confirmationGate (HC-2)', () => {
   });
 
   it('HC-2/HC-1: requires confirmation: records the request with the hint and fails', async () => {
-    const ctx = createToolContext({ functionCallId: 'fc-1' });
+    const ctx = createToolContext({ functionCallId: 'fc-1', functionCall: { id: 'fc-1', name: 'pay', args: { to: 'bob', amount: 40 } } });
     const error = await confirmationGate(ctx, 'pay', true).catch((e: unknown) => e);
     expect(isToolError(error) && [error.message, error.code, error.toolName]).toEqual([
       'error tool "pay" requires confirmation, please approve or reject',
       'CONFIRMATION_REQUIRED',
       'pay',
     ]);
-    expect(ctx.actions.requestedToolConfirmations).toEqual({ 'fc-1': { hint: confirmationHint('pay'), confirmed: false } });
+    expect(ctx.actions.requestedToolConfirmations).toEqual({ 'fc-1': { hint: 'Approve "pay" with {"to":"bob","amount":40}?', confirmed: false } });
     expect(ctx.actions.skipSummarization).toBe(true);
-    expect(confirmationHint('pay')).toBe(
-      'Please approve or reject the tool call pay() by responding with a FunctionResponse with an expected ToolConfirmation payload.',
-    );
+  });
+
+  it('#10: the hint is written for the person approving; long or odd arguments stay readable', () => {
+    expect(confirmationHint('pay')).toBe('Approve "pay"?');
+    expect(confirmationHint('pay', {})).toBe('Approve "pay"?');
+    const long = confirmationHint('upload', { body: 'x'.repeat(10_000) });
+    expect(long).toMatch(/^Approve "upload" with \{"body":"x+…\?$/);
+    expect(long.length).toBeLessThan(340);
+    expect(confirmationHint('odd', { n: 10n } as never)).toBe('Approve "odd" with {…}?');
   });
 
   it('HC-2: on resume, the requirement is not asked again; a rejection fails', async () => {
