@@ -4,13 +4,8 @@
 // (CI=true), where a skipped Postgres suite is a failure.
 import type { TestProject } from 'vitest/node';
 import { findPostgresBin, HOW_TO_ENABLE, startCluster } from './pgCluster.mjs';
+import type {} from './providedContext.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The server the Postgres tests use, or undefined when they are skipped. */
-    adkitPgUrl: string | undefined;
-  }
-}
 
 export async function setup(project: TestProject): Promise<(() => void) | undefined> {
   const given = process.env.ADKIT_TEST_PG_URL;

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { afterAll, inject, onTestFinished } from 'vitest';
+import type {} from './providedContext.js';
 
 /** The server for this run, or undefined when the Postgres tests are skipped (see globalSetup.ts). */
 export const PG_URL = inject('adkitPgUrl');
