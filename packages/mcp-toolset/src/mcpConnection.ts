@@ -18,6 +18,8 @@ export class McpConnection {
   /** Requests in flight; an idle connection may be evicted from a pool. */
   busy = 0;
   private current?: Promise<McpSession>;
+  /** The session `current` resolved to, for the common case without an await. */
+  private ready?: McpSession;
   private generation = 0;
   private readonly closing = new Set<Promise<void>>();
 
@@ -31,7 +33,8 @@ export class McpConnection {
   async use<T>(operation: (session: McpSession) => Promise<T>, retry: RetryPolicy): Promise<T> {
     this.busy++;
     try {
-      const session = await this.session();
+      const ready = this.ready;
+      const session = ready && !ready.closed ? ready : await this.session();
       try {
         return await operation(session);
       } catch (error) {
@@ -74,6 +77,7 @@ export class McpConnection {
     this.generation++;
     const current = this.current;
     this.current = undefined;
+    this.ready = undefined;
     const session = await current?.catch(() => undefined);
     await Promise.all([session?.close(), ...this.closing]);
   }
@@ -94,7 +98,10 @@ export class McpConnection {
     const generation = this.generation;
     const pending = this.open().then(
       async (session) => {
-        if (generation === this.generation) return session;
+        if (generation === this.generation) {
+          this.ready = session;
+          return session;
+        }
         await session.close();
         throw new AdkitError('MCP_CLOSED', 'the toolset was closed while connecting');
       },
@@ -121,6 +128,7 @@ export class McpConnection {
 
   private drop(current: Promise<McpSession>, session: McpSession): void {
     if (this.current === current) this.current = undefined;
+    if (this.ready === session) this.ready = undefined;
     const closing = session.close();
     this.closing.add(closing);
     void closing.finally(() => this.closing.delete(closing));
