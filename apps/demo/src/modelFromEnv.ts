@@ -6,7 +6,15 @@ import { openai } from '@adkit/model-openai';
 export interface ModelChoice {
   model?: Model;
   label: string;
+  /**
+   * A Gemini model for Gemini-native tools (Google Search), whenever a Gemini key is set — also
+   * when the assistant itself runs on OpenAI.
+   */
+  gemini?: Model;
 }
+
+/** How the demo labels its offline mode. */
+export const OFFLINE_LABEL = 'offline demo brain (a scripted model that picks tools from your words; set OPENAI_API_KEY or GEMINI_API_KEY for a real one)';
 
 /**
  * Picks a model from the environment: `OPENAI_API_KEY` (with optional `OPENAI_BASE_URL` and
@@ -14,18 +22,18 @@ export interface ModelChoice {
  * `GOOGLE_API_KEY` (with optional `ADKIT_GEMINI_MODEL`), else offline.
  */
 export function modelFromEnv(env: Readonly<Record<string, string | undefined>>): ModelChoice {
+  const geminiKey = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
+  const geminiName = env.ADKIT_GEMINI_MODEL || 'gemini-2.5-flash';
+  const geminiModel = geminiKey ? gemini(geminiName, { apiKey: geminiKey }) : undefined;
   if (env.OPENAI_API_KEY) {
     const name = env.ADKIT_OPENAI_MODEL || 'gpt-4.1-mini';
     const baseURL = env.OPENAI_BASE_URL || undefined;
     return {
       model: openai(name, { apiKey: env.OPENAI_API_KEY, ...(baseURL ? { baseURL } : {}) }),
       label: `OpenAI ${name}${baseURL ? ` at ${baseURL}` : ''}`,
+      ...(geminiModel ? { gemini: geminiModel } : {}),
     };
   }
-  const geminiKey = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
-  if (geminiKey) {
-    const name = env.ADKIT_GEMINI_MODEL || 'gemini-2.5-flash';
-    return { model: gemini(name, { apiKey: geminiKey }), label: `Gemini ${name}` };
-  }
-  return { label: 'offline (a scripted model; set OPENAI_API_KEY or GEMINI_API_KEY to use a real one)' };
+  if (geminiModel) return { model: geminiModel, label: `Gemini ${geminiName}`, gemini: geminiModel };
+  return { label: OFFLINE_LABEL };
 }

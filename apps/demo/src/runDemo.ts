@@ -1,60 +1,68 @@
-import { pendingConfirmations, createConfirmationReply } from '@adkit/confirmation';
-import { InMemoryRunner, LlmAgent, createUserContent, type Content } from '@adkit/flow';
-import { modelFromEnv } from './modelFromEnv.js';
-import { offlineModel } from './offlineModel.js';
-import { transcriptLines } from './transcript.js';
-import { bookTrip, convertCurrency, getWeather } from './travelTools.js';
+import { createUserContent } from '@adkit/flow';
+import { DemoApp, type Conversation } from './demoApp.js';
+import { DEMO_SCRIPT, DEMO_USER, demoDecider, type DemoDecider, type DemoStep } from './demoScript.js';
+import type { DemoOutput } from './output.js';
+import type { Style } from './style.js';
+import { compact } from './transcript.js';
 
-/** What the demo user says, in order. */
-export const DEMO_MESSAGES = [
-  "What's the weather in Lisbon and Tokyo, and how much is 200 USD in EUR?",
-  'Book me 3 nights in Lisbon, please.',
-];
-
+/** Options of the scripted demo. */
 export interface DemoOptions {
   env: Readonly<Record<string, string | undefined>>;
-  write: (line: string) => void;
-  /** Decides each confirmation request; the demo's approver says yes. */
-  approve?: (toolName: string, args: Record<string, unknown>) => boolean;
+  output: DemoOutput;
+  style: Style;
+  db?: string;
+  trace?: boolean;
+  /** What the user says (default `DEMO_SCRIPT`). */
+  script?: readonly DemoStep[];
+  /** Who answers confirmations and long-running calls, and how (default `demoDecider`). */
+  decider?: DemoDecider;
 }
 
 /**
- * The demo: a travel desk agent with three function tools — two run concurrently, one needs the
- * user's approval — on a real model from the environment, or offline on a scripted one.
+ * `npm run demo`: runs the script against the assistant and prints the transcript — who speaks,
+ * each call and result, approvals and the answers given, progress — then closes everything.
  */
-export async function runDemo({ env, write, approve = () => true }: DemoOptions): Promise<void> {
-  const choice = modelFromEnv(env);
-  const agent = new LlmAgent({
-    name: 'travel_desk',
-    model: choice.model ?? offlineModel(),
-    instruction:
-      'You are a travel desk. Use the tools for weather, currency and bookings; call independent tools in parallel. Answer in one or two sentences.',
-    tools: [getWeather, convertCurrency, bookTrip],
-  });
-  const runner = new InMemoryRunner({ agent, appName: 'adkit-demo', autoCreateSession: true });
-  const session = { userId: 'traveller', sessionId: 'demo' };
-  write(`adkit demo — model: ${choice.label}`);
-
-  const turn = async (newMessage: Content) => {
-    const started = performance.now();
-    for await (const event of runner.runAsync({ ...session, newMessage })) for (const line of transcriptLines(event)) write(line);
-    write(`  (${Math.round(performance.now() - started)} ms)`);
-  };
-
-  for (const message of DEMO_MESSAGES) {
-    write('');
-    write(`user: ${message}`);
-    await turn(createUserContent(message));
-    for (let round = 0; round < 3; round++) {
-      const stored = await runner.sessionService.getSession({ appName: runner.appName, ...session });
-      const pending = pendingConfirmations(stored?.events ?? []);
-      if (pending.length === 0) break;
-      for (const request of pending) {
-        const { name, args = {} } = request.originalCall;
-        const confirmed = approve(name, args);
-        write(`approver: ${confirmed ? 'approves' : 'rejects'} ${name}(${JSON.stringify(args)})`);
-        await turn(createConfirmationReply(request, { confirmed }));
+export async function runDemo(options: DemoOptions): Promise<void> {
+  const { output, style, script = DEMO_SCRIPT, decider = demoDecider } = options;
+  const app = new DemoApp(options);
+  try {
+    for (const line of app.header()) output.line(line);
+    let session: string | undefined;
+    for (const step of script) {
+      const conversation: Conversation = { userId: DEMO_USER, sessionId: step.session };
+      if (step.session !== session) {
+        session = step.session;
+        output.line('');
+        output.line(style.heading(`── session "${session}" of user "${DEMO_USER}" ──`));
       }
+      output.line('');
+      output.line(`${style.user('user')}: ${step.say}`);
+      await app.turn(conversation, createUserContent(step.say));
+      await answerWhatWaits(app, conversation, decider, output, style);
+    }
+    output.line('');
+    output.line(style.dim(app.choice.model ? `(model: ${app.choice.label})` : '(offline: every answer above came from the demo brain, a scripted model; the tools, servers and stores were real)'));
+  } finally {
+    await app.close();
+  }
+}
+
+/** Answers each confirmation and long-running call the turn left waiting, until none is left. */
+async function answerWhatWaits(app: DemoApp, conversation: Conversation, decider: DemoDecider, output: DemoOutput, style: Style): Promise<void> {
+  for (let round = 0; round < 5; round++) {
+    const { confirmations, longRunning } = await app.pending(conversation);
+    if (confirmations.length === 0 && longRunning.length === 0) return;
+    for (const request of confirmations) {
+      const decision = decider.confirmation(request);
+      const { name, args = {} } = request.originalCall;
+      const payload = decision.payload === undefined ? '' : ` with ${compact(decision.payload)}`;
+      output.line(`${style.user('approver')}: ${decision.confirmed ? 'approves' : 'rejects'} ${name}(${compact(args)})${payload}`);
+      await app.confirm(conversation, request, decision);
+    }
+    for (const pending of longRunning) {
+      const response = decider.longRunning(pending);
+      output.line(`${style.user('manager')}: answers ${pending.call.name}(${compact(pending.call.args ?? {})}) with ${compact(response)}`);
+      await app.answer(conversation, pending, response);
     }
   }
 }

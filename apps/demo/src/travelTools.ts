@@ -1,17 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { functionTool } from '@adkit/function-tool';
 import Type from 'typebox';
 
-const WEATHER: Record<string, { celsius: number; sky: string }> = {
+/** The demo's weather, by lower-case city name. */
+export const WEATHER: Readonly<Record<string, { celsius: number; sky: string }>> = {
   lisbon: { celsius: 21, sky: 'sunny' },
   tokyo: { celsius: 14, sky: 'cloudy' },
   oslo: { celsius: -2, sky: 'snowing' },
+  paris: { celsius: 15, sky: 'raining' },
 };
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 
 /** Weather from a small table, after a pretend network delay. */
 export const getWeather = functionTool({
@@ -19,9 +16,9 @@ export const getWeather = functionTool({
   description: 'The current weather in a city.',
   parameters: Type.Object({ city: Type.String({ description: 'City name, e.g. "Lisbon".' }) }),
   execute: async ({ city }, ctx) => {
-    await sleep(150, ctx.signal);
-    const weather = WEATHER[city.toLowerCase()];
-    if (!weather) throw new Error(`No weather data for "${city}". Known cities: Lisbon, Tokyo, Oslo.`);
+    await sleep(150, undefined, { signal: ctx.signal });
+    const weather = Object.hasOwn(WEATHER, city.toLowerCase()) ? WEATHER[city.toLowerCase()] : undefined;
+    if (!weather) throw new Error(`No weather data for "${city}". Known cities: Lisbon, Tokyo, Oslo, Paris.`);
     return { city, ...weather };
   },
 });
@@ -36,7 +33,7 @@ export const convertCurrency = functionTool({
     to: Type.Union([Type.Literal('USD'), Type.Literal('EUR'), Type.Literal('JPY')]),
   }),
   execute: async ({ amount, from, to }, ctx) => {
-    await sleep(150, ctx.signal);
+    await sleep(150, undefined, { signal: ctx.signal });
     const perUsd = { USD: 1, EUR: 0.92, JPY: 151 } as const;
     return { amount, from, to, converted: Math.round((amount / perUsd[from]) * perUsd[to] * 100) / 100 };
   },

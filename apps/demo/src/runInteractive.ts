@@ -1,0 +1,171 @@
+import type { ConfirmationDecision, PendingConfirmation } from '@adkit/confirmation';
+import { createUserContent, errorMessage } from '@adkit/flow';
+import { APP_NAME, DemoApp, type Conversation } from './demoApp.js';
+import { lineReader } from './lineReader.js';
+import type { DemoOutput } from './output.js';
+import { pendingWork, type PendingLongRunningCall } from './pendingWork.js';
+import type { Style } from './style.js';
+import { compact } from './transcript.js';
+
+/** Options of the interactive chat. */
+export interface InteractiveOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  style: Style;
+  output: DemoOutput;
+  input: NodeJS.ReadableStream;
+  /** Repeat each line read after its prompt (when the input is piped, so the transcript shows it). */
+  echo: boolean;
+  db?: string;
+  trace?: boolean;
+}
+
+/** The chat's user; with `--db`, their latest session is resumed. */
+export const CHAT_USER = 'you';
+
+const HELP =
+  'Type a message. /new starts a new session (memory carries over), /pending lists what waits, /quit leaves.\n' +
+  'Try: "book 3 nights in Oslo", "reimburse $480 for the client dinner", "5 days of vacation", "3-day forecast for Oslo", ' +
+  '"help me pack for Oslo", "plan 3 days in Tokyo", "save a note: …", "what is in my notes?".';
+
+/**
+ * `npm run demo -- --interactive`: a chat with the assistant. After each turn the chat asks you
+ * about what waits — approve or reject a call (and edit its payload), or answer a long-running
+ * call as the manager, or leave it for later. With `--db` it resumes your latest session, pending
+ * approvals included.
+ */
+export async function runInteractive(options: InteractiveOptions): Promise<void> {
+  const { output, style } = options;
+  const app = new DemoApp(options);
+  const reader = lineReader(options.input);
+  const ask = async (prompt: string): Promise<string | undefined> => {
+    output.prompt(style.user(prompt));
+    const line = await reader.next();
+    if (options.echo) output.line(line ?? '');
+    return line;
+  };
+  try {
+    for (const line of app.header()) output.line(line);
+    output.line(style.dim(HELP));
+    let conversation = await startConversation(app, output);
+    if (!(await answerWhatWaits(app, conversation, ask, output, style))) return;
+    while (true) {
+      const text = (await ask('you> '))?.trim();
+      if (text === undefined || text === '/quit' || text === '/exit') break;
+      if (text === '') continue;
+      if (text === '/help') output.line(style.dim(HELP));
+      else if (text === '/new') {
+        conversation = { userId: CHAT_USER, sessionId: await nextSessionId(app) };
+        output.line(style.dim(`(new session ${conversation.sessionId})`));
+      } else if (text === '/pending') {
+        const { confirmations, longRunning } = await app.pending(conversation);
+        output.line(style.dim(`(waiting: ${[...confirmations.map((c) => c.originalCall.name), ...longRunning.map((l) => l.call.name)].join(', ') || 'nothing'})`));
+        if (!(await answerWhatWaits(app, conversation, ask, output, style))) break;
+      } else {
+        try {
+          await app.turn(conversation, createUserContent(text));
+        } catch (error) {
+          output.line(style.error(`(the turn failed: ${errorMessage(error)})`));
+        }
+        if (!(await answerWhatWaits(app, conversation, ask, output, style))) break;
+      }
+    }
+  } finally {
+    reader.close();
+    await app.close();
+  }
+}
+
+type Ask = (prompt: string) => Promise<string | undefined>;
+
+/** Resumes the user's latest session (with `--db` there may be one), or starts `chat-1`. */
+async function startConversation(app: DemoApp, output: DemoOutput): Promise<Conversation> {
+  const sessions = await app.runner.sessionService.listSessions({ appName: APP_NAME, userId: CHAT_USER });
+  const latest = sessions.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime)[0];
+  if (!latest) {
+    output.line('(session chat-1)');
+    return { userId: CHAT_USER, sessionId: 'chat-1' };
+  }
+  const full = await app.runner.sessionService.getSession({ appName: APP_NAME, userId: CHAT_USER, sessionId: latest.id });
+  const { confirmations, longRunning } = pendingWork(full?.events ?? []);
+  const waiting = [...confirmations.map((c) => `${c.originalCall.name} (for you)`), ...longRunning.map((l) => `${l.call.name} (for the manager)`)];
+  output.line(`(resuming session ${latest.id}: ${full?.events.length ?? 0} events${waiting.length > 0 ? `; waiting: ${waiting.join(', ')}` : ''})`);
+  return { userId: CHAT_USER, sessionId: latest.id };
+}
+
+async function nextSessionId(app: DemoApp): Promise<string> {
+  const taken = new Set((await app.runner.sessionService.listSessions({ appName: APP_NAME, userId: CHAT_USER })).map((s) => s.id));
+  let n = 1;
+  while (taken.has(`chat-${n}`)) n++;
+  return `chat-${n}`;
+}
+
+/**
+ * Asks about everything that waits, turn after turn, until nothing does or you leave the rest
+ * for later. False when the input ended (the chat then stops; with `--db` it all still waits).
+ */
+async function answerWhatWaits(app: DemoApp, conversation: Conversation, ask: Ask, output: DemoOutput, style: Style): Promise<boolean> {
+  const later = new Set<string>();
+  while (true) {
+    const { confirmations, longRunning } = await app.pending(conversation);
+    const request = confirmations.find((c) => !later.has(c.call.id ?? ''));
+    const call = request ? undefined : longRunning.find((l) => !later.has(l.call.id ?? ''));
+    if (!request && !call) return true;
+    const answer = request ? await askConfirmation(request, ask, output, style) : await askManager(call!, ask, output, style);
+    if (answer === 'ended') {
+      output.line(style.dim('(input ended; what waits stays in the session: run again with the same --db to answer it)'));
+      return false;
+    }
+    if (answer === 'later') {
+      later.add((request?.call.id ?? call?.call.id)!);
+      continue;
+    }
+    try {
+      if (request) await app.confirm(conversation, request, answer as ConfirmationDecision);
+      else await app.answer(conversation, call!, answer as Record<string, unknown>);
+    } catch (error) {
+      output.line(style.error(`(the turn failed: ${errorMessage(error)})`));
+      return true;
+    }
+  }
+}
+
+/** Reads yes, no or later; `undefined` when the input ended. */
+async function yesNoLater(ask: Ask, prompt: string): Promise<'yes' | 'no' | 'later' | undefined> {
+  while (true) {
+    const line = await ask(prompt);
+    if (line === undefined) return undefined;
+    const word = line.trim().toLowerCase();
+    if (/^(y|yes|approve|ok)$/.test(word)) return 'yes';
+    if (/^(n|no|reject)$/.test(word)) return 'no';
+    if (/^(l|later|skip)$/.test(word)) return 'later';
+  }
+}
+
+async function askConfirmation(request: PendingConfirmation, ask: Ask, output: DemoOutput, style: Style): Promise<ConfirmationDecision | 'later' | 'ended'> {
+  const { name, args = {} } = request.originalCall;
+  const choice = await yesNoLater(ask, `approve ${name}(${compact(args)})? [y]es / [n]o / [l]ater: `);
+  if (choice === undefined) return 'ended';
+  if (choice === 'later') return 'later';
+  if (choice === 'no') return { confirmed: false };
+  if (request.payload === undefined) return { confirmed: true };
+  while (true) {
+    const line = await ask(`payload ${compact(request.payload)} (Enter keeps it, or type JSON): `);
+    if (line === undefined) return 'ended';
+    if (line.trim() === '') return { confirmed: true, payload: request.payload };
+    try {
+      return { confirmed: true, payload: JSON.parse(line) as unknown };
+    } catch (error) {
+      output.line(style.error(`(not JSON: ${errorMessage(error)})`));
+    }
+  }
+}
+
+async function askManager(pending: PendingLongRunningCall, ask: Ask, output: DemoOutput, style: Style): Promise<Record<string, unknown> | 'later' | 'ended'> {
+  const { name, args = {} } = pending.call;
+  output.line(style.waiting(`${name} waits for the manager${pending.interim ? `: ${compact(pending.interim)}` : ''}`));
+  const choice = await yesNoLater(ask, `as the manager, approve ${name}(${compact(args)})? [y]es / [n]o / [l]ater: `);
+  if (choice === undefined) return 'ended';
+  if (choice === 'later') return 'later';
+  const ticket = pending.interim?.ticketId;
+  return { status: choice === 'yes' ? 'approved' : 'rejected', ...(ticket ? { ticketId: ticket } : {}) };
+}
