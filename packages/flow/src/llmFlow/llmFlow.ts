@@ -26,7 +26,14 @@ import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutp
 export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
   const resolver = new ToolResolver(agent);
   const callbacks = toolCallbacks(agent, context.plugins);
-  const outputCheck = agent.compiledOutputSchema ? await agent.compiledOutputSchema.compile() : undefined;
+  let outputCheck: OutputCheck | undefined;
+  try {
+    outputCheck = agent.compiledOutputSchema ? await agent.compiledOutputSchema.compile() : undefined;
+  } catch (error) {
+    // Construction checks the schema's syntax; a schema TypeBox still refuses ends the run clearly.
+    yield errorEvent(context, 'INVALID_OUTPUT_SCHEMA', `Agent "${agent.name}": outputSchema does not compile: ${errorMessage(error)}`);
+    return;
+  }
   const handoff = transferSetup(agent);
   while (true) {
     let last: Event | undefined;
