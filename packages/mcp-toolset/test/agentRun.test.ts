@@ -10,6 +10,7 @@ import { mcpToolset, type McpToolset } from '../src/index.js';
 import { callServer, type Observed } from './support/callServer.js';
 import { EVERYTHING, childProcesses, isAlive, nodeServer } from './support/realServers.js';
 import { httpMcpServer, inMemoryServer } from './support/sdkServers.js';
+import { waitFor } from './support/waitFor.js';
 
 async function run(toolset: McpToolset, model: ScriptedModel, request: Partial<RunAsyncRequest> = {}) {
   const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'assistant', model, toolsets: [toolset] }), autoCreateSession: true });
@@ -145,11 +146,3 @@ describe('an agent run with SDK-built servers', () => {
     await http.close();
   });
 });
-
-async function waitFor(condition: () => boolean, ms = 2_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

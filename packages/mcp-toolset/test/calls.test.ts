@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { mcpToolset, type McpTool, type McpToolsetOptions } from '../src/index.js';
 import { callServer as testServer, PNG, type Observed } from './support/callServer.js';
 import { inMemoryServer } from './support/sdkServers.js';
+import { waitFor } from './support/waitFor.js';
 
 async function setup(options: McpToolsetOptions = {}) {
   const observed: Observed = { cancelled: [], calls: [] };
@@ -176,12 +177,3 @@ describe('confirmation (HC-2, HC-11)', () => {
     await gated.close!();
   });
 });
-
-async function waitFor(condition: () => boolean, ms = 2_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { mcpToolset, type McpTool, type McpToolset } from '../src/index.js';
 import { isAlive, nodeServer } from './support/realServers.js';
 import { inMemoryServer } from './support/sdkServers.js';
+import { waitFor } from './support/waitFor.js';
 
 const PID_SERVER = fileURLToPath(new URL('./fixtures/pidServer.mjs', import.meta.url));
 const ctx = (): ToolContext => createToolContext();
@@ -75,7 +76,7 @@ describe('a stdio server killed mid-run (MCP-4)', { timeout: 20_000 }, () => {
     const tools = await toolMap(toolset);
     const first = Number((await tools.get('whoami')!.run(ctx(), {})).output);
     process.kill(first, 'SIGKILL');
-    await waitUntil(() => !isAlive(first));
+    await waitFor(() => !isAlive(first));
     const second = Number((await tools.get('whoami')!.run(ctx(), {})).output);
     expect(second).not.toBe(first);
     expect(isAlive(second)).toBe(true);
@@ -112,7 +113,7 @@ describe('a stdio server killed mid-run (MCP-4)', { timeout: 20_000 }, () => {
     });
     const next = Number((await tools.get('whoami')!.run(ctx(), {})).output);
     expect(next).not.toBe(pid);
-    await waitUntil(() => !isAlive(pid));
+    await waitFor(() => !isAlive(pid));
     await toolset.close();
   });
 });
@@ -145,11 +146,3 @@ describe('close (MCP-9)', { timeout: 20_000 }, () => {
     expect(isAlive(pid)).toBe(false);
   });
 });
-
-async function waitUntil(condition: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpToolset, type McpTool, type McpToolset } from '../src/index.js';
 import { startEverythingHttp, type RunningServer } from './support/realServers.js';
 import { httpMcpServer, type HttpMcpServer } from './support/sdkServers.js';
+import { waitFor } from './support/waitFor.js';
 
 const ctx = (context: Record<string, unknown> = {}): ToolContext => createToolContext({ context });
 
@@ -158,11 +159,3 @@ describe('sessions over Streamable HTTP (SDK server)', () => {
     expect(server.seen.length).toBe(count);
   });
 });
-
-async function waitFor(condition: () => boolean, ms = 2_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

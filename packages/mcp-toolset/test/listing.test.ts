@@ -9,6 +9,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { describe, expect, it } from 'vitest';
 import { mcpToolset, type McpTool } from '../src/index.js';
 import { inMemoryServer } from './support/sdkServers.js';
+import { waitFor } from './support/waitFor.js';
 
 interface PagedServer {
   cursors: (string | undefined)[];
@@ -165,11 +166,3 @@ describe('tool names (MCP-6)', () => {
     await toolset.close();
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, ms = 2_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
