@@ -3,6 +3,7 @@ import type OpenAI from 'openai';
 import { UnsupportedRequestError } from './errors.js';
 import { orderHistory } from './history.js';
 import { reasoningSettings, responseFormat, systemText, toolChoice, type ResponseFormat } from './requestSettings.js';
+import type { SchemaCache } from './schemaCache.js';
 import { toolSpecs, type StrictPlan } from './toolSpecs.js';
 import { partAsText, userPieces } from './userParts.js';
 
@@ -13,6 +14,8 @@ type ChatContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
 /** Adapter settings that shape a request. */
 export interface RequestSettings {
   strict: boolean;
+  /** The owning model's converted and strict schemas (each worked out once per schema object). */
+  schemas: SchemaCache;
   systemRole: 'system' | 'developer';
   reasoning?: { effort?: string; summary?: string };
   store?: boolean;
@@ -52,7 +55,7 @@ function userMessage(parts: Parameters<typeof userPieces>[0], model: string): Ch
 export function chatRequest(request: LlmRequest, defaultModel: string, settings: RequestSettings, stream: boolean): MappedRequest<ChatParams> {
   const model = request.model ?? defaultModel;
   const { config } = request;
-  const { tools, strictPlans } = toolSpecs(config, model, settings.strict);
+  const { tools, strictPlans } = toolSpecs(config, model, settings.strict, settings.schemas);
   const messages: ChatMessage[] = [];
   const system = systemText(config);
   if (system !== undefined) messages.push({ role: settings.systemRole, content: system });
@@ -114,7 +117,7 @@ export function chatRequest(request: LlmRequest, defaultModel: string, settings:
   if (config.seed !== undefined) body.seed = config.seed;
   if (config.presencePenalty !== undefined) body.presence_penalty = config.presencePenalty;
   if (config.frequencyPenalty !== undefined) body.frequency_penalty = config.frequencyPenalty;
-  const format = responseFormat(config, settings.strict);
+  const format = responseFormat(config, settings.strict, settings.schemas);
   if (format?.kind === 'json_object') body.response_format = { type: 'json_object' };
   else if (format)
     body.response_format = { type: 'json_schema', json_schema: { name: 'response', schema: format.schema, ...(format.strict ? { strict: true } : {}) } };

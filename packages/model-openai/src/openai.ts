@@ -6,6 +6,7 @@ import { errorResponse } from './errorResponse.js';
 import { readReply } from './readReply.js';
 import { responsesRequest } from './responsesRequest.js';
 import { responseReplyResult, ResponsesStreamState } from './responsesResponse.js';
+import { SchemaCache } from './schemaCache.js';
 import { isBrokenStream, readStream, requestSignal } from '@adkit/flow/model-kit';
 import { brokenStream, isApiError } from './unusableReply.js';
 
@@ -105,6 +106,7 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
   const client = makeClient(model, options);
   const settings: RequestSettings = {
     strict: options.strict ?? false,
+    schemas: new SchemaCache(),
     systemRole: options.systemRole ?? 'system',
     ...(options.reasoning ? { reasoning: options.reasoning } : {}),
     ...(options.store !== undefined ? { store: options.store } : {}),

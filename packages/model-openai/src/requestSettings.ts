@@ -1,7 +1,7 @@
 import type { GenerateContentConfig, JsonSchema } from '@adkit/flow';
-import { strictSchemaFor, type NullPlan } from './strictSchema.js';
+import type { SchemaCache } from './schemaCache.js';
+import type { NullPlan } from './strictSchema.js';
 import type { ToolSpec } from './toolSpecs.js';
-import { genaiSchemaToJsonSchema } from './toJsonSchema.js';
 
 /** The system instruction's text parts, joined by blank lines; `undefined` when empty. */
 export function systemText(config: GenerateContentConfig): string | undefined {
@@ -37,11 +37,11 @@ export interface ResponseFormat {
   plan?: { plan: NullPlan; defs: Record<string, NullPlan> };
 }
 
-/** The structured-output setting, compiled strict when asked and possible. */
-export function responseFormat(config: GenerateContentConfig, strict: boolean): ResponseFormat | undefined {
-  const schema = config.responseJsonSchema ?? (config.responseSchema ? genaiSchemaToJsonSchema(config.responseSchema) : undefined);
+/** The structured-output setting, compiled strict when asked and possible (once per schema object, in `schemas`). */
+export function responseFormat(config: GenerateContentConfig, strict: boolean, schemas: SchemaCache): ResponseFormat | undefined {
+  const schema = config.responseJsonSchema ?? (config.responseSchema ? schemas.jsonSchema(config.responseSchema) : undefined);
   if (!schema) return config.responseMimeType === 'application/json' ? { kind: 'json_object', strict: false } : undefined;
-  const compiled = strict ? strictSchemaFor(schema) : undefined;
+  const compiled = strict ? schemas.strict(schema) : undefined;
   if (compiled?.ok) return { kind: 'json_schema', schema: compiled.schema, strict: true, plan: { plan: compiled.plan, defs: compiled.defs } };
   return { kind: 'json_schema', schema, strict: false };
 }

@@ -102,7 +102,7 @@ export function responsesRequest(
       );
     }
   }
-  const { tools, strictPlans } = toolSpecs(config, model, settings.strict);
+  const { tools, strictPlans } = toolSpecs(config, model, settings.strict, settings.schemas);
   const input: InputItem[] = [];
   for (const turn of orderHistory(request.contents)) {
     if (turn.kind === 'user') input.push(userItem(turn.parts, model));
@@ -131,7 +131,7 @@ export function responsesRequest(
   if (config.temperature !== undefined) body.temperature = config.temperature;
   if (config.topP !== undefined) body.top_p = config.topP;
   if (config.maxOutputTokens !== undefined) body.max_output_tokens = config.maxOutputTokens;
-  const format = responseFormat(config, settings.strict);
+  const format = responseFormat(config, settings.strict, settings.schemas);
   if (format?.kind === 'json_object') body.text = { format: { type: 'json_object' } };
   else if (format) body.text = { format: { type: 'json_schema', name: 'response', schema: format.schema, strict: format.strict } };
   const reasoning = reasoningSettings(config, settings.reasoning);

@@ -232,18 +232,6 @@ export function compileStrictSchema(schema: JsonSchema): StrictSchema {
   return { ok: true, schema: compiled, plan: plan ?? {}, defs: compiler.defs, changes: compiler.changes };
 }
 
-const cache = new WeakMap<object, StrictSchema>();
-
-/** `compileStrictSchema`, once per schema object. */
-export function strictSchemaFor(schema: JsonSchema): StrictSchema {
-  let compiled = cache.get(schema);
-  if (!compiled) {
-    compiled = compileStrictSchema(schema);
-    cache.set(schema, compiled);
-  }
-  return compiled;
-}
-
 /** Removes the nulls the model sent for keys that were optional before strict compilation. */
 export function removeStrictNulls(value: unknown, plan: NullPlan, defs: Record<string, NullPlan>, depth = 0): unknown {
   if (depth > 64) return value;

@@ -1,4 +1,4 @@
-import type { FunctionDeclaration, JsonSchema } from '@adkit/flow';
+import type { JsonSchema } from '@adkit/flow';
 
 const INTEGER_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']);
 const DROPPED_KEYWORDS = new Set(['propertyOrdering', 'example']);
@@ -33,24 +33,6 @@ export function genaiSchemaToJsonSchema(schema: JsonSchema): JsonSchema {
     if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...(out.enum as unknown[]), null];
   }
   return out;
-}
-
-const converted = new WeakMap<JsonSchema, JsonSchema>();
-const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as JsonSchema;
-
-/**
- * The JSON Schema of a declaration's arguments: `parametersJsonSchema`, else the converted genai
- * `parameters` (converted once per schema object), else an empty object schema.
- */
-export function declarationParameters(declaration: FunctionDeclaration): JsonSchema {
-  if (declaration.parametersJsonSchema) return declaration.parametersJsonSchema;
-  if (!declaration.parameters) return NO_PARAMETERS;
-  let schema = converted.get(declaration.parameters);
-  if (!schema) {
-    schema = genaiSchemaToJsonSchema(declaration.parameters);
-    converted.set(declaration.parameters, schema);
-  }
-  return schema;
 }
 
 /** Whether the value is a plain object (not an array, not null). */

@@ -1,7 +1,7 @@
 import type { GenerateContentConfig, JsonSchema } from '@adkit/flow';
 import { UnsupportedRequestError } from './errors.js';
-import { strictSchemaFor, type NullPlan } from './strictSchema.js';
-import { declarationParameters } from './toJsonSchema.js';
+import type { SchemaCache } from './schemaCache.js';
+import type { NullPlan } from './strictSchema.js';
 
 /** A function tool as both OpenAI APIs take it, before the API-specific shape. */
 export interface ToolSpec {
@@ -24,12 +24,12 @@ export interface ToolSpecs {
 }
 
 /**
- * The function declarations of `config.tools` as OpenAI tools. With `strict`, each schema is
- * compiled once (cached per schema object) to OpenAI's strict form; a schema that has no strict
- * form is sent as it is, non-strict. Any native (non-function) tool is refused: it only runs on
+ * The function declarations of `config.tools` as OpenAI tools. Each schema is converted (genai
+ * `parameters`) and, with `strict`, compiled to OpenAI's strict form once per schema object, in the
+ * model's `schemas`; a schema that has no strict form is sent as it is, non-strict. Any native (non-function) tool is refused: it only runs on
  * Gemini.
  */
-export function toolSpecs(config: GenerateContentConfig, model: string, strict: boolean): ToolSpecs {
+export function toolSpecs(config: GenerateContentConfig, model: string, strict: boolean, schemas: SchemaCache): ToolSpecs {
   const tools: ToolSpec[] = [];
   const strictPlans = new Map<string, StrictPlan>();
   for (const tool of config.tools ?? []) {
@@ -42,12 +42,12 @@ export function toolSpecs(config: GenerateContentConfig, model: string, strict: 
       );
     }
     for (const declaration of tool.functionDeclarations ?? []) {
-      const parameters = declarationParameters(declaration);
+      const parameters = schemas.parameters(declaration);
       const base = {
         name: declaration.name,
         ...(declaration.description !== undefined ? { description: declaration.description } : {}),
       };
-      const compiled = strict ? strictSchemaFor(parameters) : undefined;
+      const compiled = strict ? schemas.strict(parameters) : undefined;
       if (compiled?.ok) {
         tools.push({ ...base, parameters: compiled.schema, strict: true });
         strictPlans.set(declaration.name, { plan: compiled.plan, defs: compiled.defs });

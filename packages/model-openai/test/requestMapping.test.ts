@@ -1,6 +1,7 @@
 import { createLlmRequest, createModelContent, createUserContent, type Content } from '@adkit/flow';
 import { describe, expect, it } from 'vitest';
 import { chatRequest, type RequestSettings } from '../src/chatRequest.js';
+import { SchemaCache } from '../src/schemaCache.js';
 import { PENDING_OUTPUT } from '../src/history.js';
 import { RESPONSES_ITEM_KEY, type ResponsesItem } from '../src/responsesItem.js';
 
@@ -9,7 +10,7 @@ import { genaiSchemaToJsonSchema } from '../src/toJsonSchema.js';
 
 const itemMeta = (item: ResponsesItem) => ({ [RESPONSES_ITEM_KEY]: item });
 
-const settings: RequestSettings = { strict: false, systemRole: 'system' };
+const settings: RequestSettings = { strict: false, systemRole: 'system', schemas: new SchemaCache() };
 const chatBody = (contents: Content[], config = {}, s: RequestSettings = settings, stream = false) =>
   chatRequest(createLlmRequest({ contents, config }), 'gpt-4o', s, stream).body as unknown as Record<string, unknown>;
 const responsesBody = (contents: Content[], config = {}, s: RequestSettings = settings) =>
@@ -175,7 +176,7 @@ describe('settings', () => {
         responseJsonSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
         thinkingConfig: { thinkingLevel: 'HIGH' },
       },
-      { strict: false, systemRole: 'developer', extraBody: { service_tier: 'flex' } },
+      { ...settings, systemRole: 'developer', extraBody: { service_tier: 'flex' } },
       true,
     );
     expect(body).toEqual({
@@ -237,7 +238,7 @@ describe('settings', () => {
         responseMimeType: 'application/json',
         thinkingConfig: { thinkingLevel: 'LOW', includeThoughts: true },
       },
-      { strict: false, systemRole: 'system', store: false },
+      { ...settings, store: false },
     );
     expect(body).toEqual({
       model: 'gpt-4o',

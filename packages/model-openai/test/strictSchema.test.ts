@@ -3,7 +3,8 @@ import { startReplayServer } from '@adkit/replay-server';
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { schemaReport } from '../src/index.js';
-import { compileStrictSchema, removeStrictNulls, strictSchemaFor } from '../src/strictSchema.js';
+import { SchemaCache } from '../src/schemaCache.js';
+import { compileStrictSchema, removeStrictNulls } from '../src/strictSchema.js';
 import { collect, openaiAt, sentBodies } from './helpers.js';
 
 const json = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as JsonSchema;
@@ -113,9 +114,11 @@ describe('strict schema compilation', () => {
     expect(compiled.problems.map((p) => p.keyword)).toContain(keyword);
   });
 
-  it('compiles each schema object once', () => {
+  it('compiles each schema object once per cache', () => {
     const schema = json(Type.Object({ a: Type.String() }));
-    expect(strictSchemaFor(schema)).toBe(strictSchemaFor(schema));
+    const schemas = new SchemaCache();
+    expect(schemas.strict(schema)).toBe(schemas.strict(schema));
+    expect(new SchemaCache().strict(schema)).not.toBe(schemas.strict(schema));
   });
 });
 
