@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'internal/*', 'apps/*', 'examples/*', '!examples/tool-pack-template'],
+    projects: ['packages/*', 'internal/*', 'apps/*', 'examples/*', '!examples/tool-pack-template', 'bench'],
   },
 });

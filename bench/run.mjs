@@ -1,32 +1,92 @@
-// Runs every bench/*.bench.mjs in name order and prints one table: `pnpm bench` from the root.
-import { readdir } from 'node:fs/promises';
+// `pnpm bench`: runs every bench/*.bench.mjs in name order, checks the claims of issue #18 against
+// their rows (claims.mjs), profiles adkit where it misses a goal (cpuProfile.mjs), prints the
+// table and writes bench/RESULTS.md.
+//
+//   node --expose-gc run.mjs [filter] [--out <file>] [--json <file>]
+//
+// With a filter, only the files whose name contains it run, and RESULTS.md is not written unless
+// --out names a file; --json writes the rows and claims as JSON. ADKIT_BENCH_SMOKE=1 makes a smoke
+// run (tiny counts, never installs the peer, writes only what --out and --json name).
+import { readdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { formatDuration } from './measure.mjs';
+import { evaluateClaims } from './claims.mjs';
+import { profileWorkload } from './cpuProfile.mjs';
+import { smoke } from './measure.mjs';
+import { consoleReport, machine, markdownReport } from './report.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const only = process.argv[2];
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : args.splice(at, 2)[1];
+};
+const out = option('--out') ?? (args.length === 0 && !smoke ? `${here}RESULTS.md` : undefined);
+const json = option('--json');
+const [only] = args;
+/** How long a profile's workload runs. */
+const PROFILE_MS = smoke ? 200 : 3_000;
+/** How long a bench without a workload of adkit alone is profiled, from its start. */
+const WHOLE_RUN_MS = smoke ? 1_000 : 20_000;
+
 const files = (await readdir(here)).filter((f) => f.endsWith('.bench.mjs') && (!only || f.includes(only))).sort();
 if (files.length === 0) throw new Error(`No benchmark matches "${only}" in ${here}`);
 if (!globalThis.gc) console.warn('(run with node --expose-gc for steadier numbers)');
 
+const info = machine();
+const results = new Map();
 const rows = [];
+const failures = [];
+const durations = [];
 for (const file of files) {
-  const bench = await import(pathToFileURL(here + file).href);
+  const bench = file.replace('.bench.mjs', '');
   process.stdout.write(`running ${file} …\n`);
-  for (const row of await bench.run()) rows.push({ bench: file.replace('.bench.mjs', ''), ...row });
+  const start = performance.now();
+  try {
+    const module = await import(pathToFileURL(here + file).href);
+    const benchRows = (await module.run()).map((row) => ({ bench, ...row }));
+    results.set(bench, { rows: benchRows, module });
+    rows.push(...benchRows);
+  } catch (error) {
+    process.stdout.write(`  ${file} failed: ${error.stack ?? error}\n`);
+    results.set(bench, { error });
+    failures.push({ bench, error });
+  }
+  durations.push({ bench, seconds: (performance.now() - start) / 1e3 });
 }
 
-const table = rows.map((r) => [
-  r.bench,
-  r.case,
-  formatDuration(r.ns),
-  r.ratio === undefined ? '1×' : `${r.ratio.toFixed(2)}×`,
-  r.note ?? '',
-]);
-const header = ['bench', 'case', 'per call (median)', 'ratio', 'note'];
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-console.log(`\nnode ${process.version}, ${new Date().toISOString()}`);
-console.log(line(header));
-console.log(line(widths.map((w) => '-'.repeat(w))));
-for (const row of table) console.log(line(row));
+const claims = evaluateClaims(results);
+const profiled = new Map();
+for (const claim of claims.filter((c) => c.status === 'missed' && c.profile)) {
+  if (smoke && profiled.size > 0) break;
+  const { file, workload } = claim.profile;
+  const key = `${file}#${workload}`;
+  if (!profiled.has(key)) {
+    process.stdout.write(`profiling ${key} (missed: ${claim.measure}) …\n`);
+    const module = results.get(file.replace('.bench.mjs', ''))?.module;
+    const own = typeof module?.profiles?.[workload] === 'function';
+    try {
+      profiled.set(key, {
+        summary: profileWorkload({ file, workload: own ? workload : '', ms: own ? PROFILE_MS : WHOLE_RUN_MS }),
+        note: own
+          ? undefined
+          : `bench/${file} exports no workload of adkit alone (\`profiles[${JSON.stringify(workload)}]\`), so this profile covers the first ${WHOLE_RUN_MS / 1e3} s of its whole run, anchors included.`,
+      });
+    } catch (error) {
+      profiled.set(key, { note: `The profile failed: ${String(error.message ?? error).split('\n')[0]}` });
+    }
+  }
+  claim.profileSummary = profiled.get(key).summary;
+  claim.profileNote = profiled.get(key).note;
+}
+
+const loadAfter = machine().load;
+console.log(consoleReport({ rows, claims, info }));
+if (out) {
+  await writeFile(out, markdownReport({ rows, claims, info, loadAfter, failures, durations, smoke }));
+  console.log(`wrote ${out}`);
+}
+if (json) {
+  const plain = claims.map(({ profileSummary, ...claim }) => ({ ...claim, profiled: profileSummary !== undefined }));
+  await writeFile(json, JSON.stringify({ rows, claims: plain, failures: failures.map(({ bench, error }) => ({ bench, message: String(error.message ?? error), code: error.code })), durations }, null, 2));
+}
+if (failures.length > 0) process.exitCode = 1;

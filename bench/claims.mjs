@@ -1,0 +1,287 @@
+// The claims of issue #18, each checked against the rows the benchmarks returned: what adkit
+// measured, its anchor (@google/adk, the raw SDK client, a bare call), the ratio, the goal, and
+// whether the goal was met. A claim whose bench is missing, failed or returned no such row is
+// "not measured yet", with the reason.
+import { formatBytes, formatDuration, formatSpread, smoke } from './measure.mjs';
+
+/** Thrown by a claim that cannot be evaluated: its line says "not measured yet" and why. */
+class NotMeasured extends Error {}
+
+/** A duration with the spread of its rounds: `1.23 µs (1.20–1.31 µs)`. */
+function time(row) {
+  const spread = formatSpread(row.samples);
+  return spread ? `${formatDuration(row.ns)} (${spread})` : formatDuration(row.ns);
+}
+
+/** `4.80× faster` or `1.20× slower`: how much less time adkit takes than `other`. */
+function faster(adkitNs, otherNs) {
+  return otherNs >= adkitNs ? `${(otherNs / adkitNs).toFixed(2)}× faster` : `${(adkitNs / otherNs).toFixed(2)}× slower`;
+}
+
+/** One line of the table. */
+function line({ measure, adkit, anchor, ratio, goal, met, profile }) {
+  return { measure, adkit, anchor, ratio, goal, status: met ? 'met' : 'missed', profile };
+}
+
+/**
+ * The rows of one bench, from `results` (bench name → `{rows}` or `{error}`), with a finder:
+ * `find(idOrPrefix)` returns the row whose `id` is it or whose `case` starts with it.
+ */
+function benchRows(results, bench) {
+  const result = results.get(bench);
+  if (!result) throw new NotMeasured(`bench/${bench}.bench.mjs does not exist yet`);
+  if (result.error) throw new NotMeasured(`bench/${bench}.bench.mjs failed: ${String(result.error.message ?? result.error).split('\n')[0]}`);
+  return (key) => {
+    const row = result.rows.find((r) => r.id === key || r.case.startsWith(key));
+    if (!row) throw new NotMeasured(`bench/${bench}.bench.mjs returned no row "${key}"`);
+    return row;
+  };
+}
+
+/** Session sizes of the growth rows of sessions.bench.mjs. */
+const GROWTH = /^(.*): turn at ([\d,]+) events$/;
+
+/** The table of issue #18, in its order. Each claim turns the results into one or more lines. */
+export const claims = [
+  {
+    measure: 'validated 5-field function-tool call',
+    lines(results) {
+      const find = benchRows(results, 'functionTool');
+      const [adkit, peer, bare] = [find('toolCall.adkit'), find('toolCall.peer'), find('toolCall.bare')];
+      const profile = { file: 'functionTool.bench.mjs', workload: 'call' };
+      return [
+        line({
+          measure: 'validated 5-field function-tool call, vs @google/adk',
+          adkit: time(adkit),
+          anchor: `@google/adk FunctionTool (zod): ${time(peer)}`,
+          ratio: faster(adkit.ns, peer.ns),
+          goal: '≥ 4× faster',
+          met: peer.ns / adkit.ns >= 4,
+          profile,
+        }),
+        line({
+          measure: 'validated 5-field function-tool call, vs a bare handler call',
+          adkit: time(adkit),
+          anchor: `bare handler: ${time(bare)}`,
+          ratio: `${(adkit.ns / bare.ns).toFixed(2)}× the bare call`,
+          goal: '≤ 2× a bare call',
+          met: adkit.ns / bare.ns <= 2,
+          profile,
+        }),
+      ];
+    },
+  },
+  {
+    measure: 'one function call through a whole runner turn',
+    lines(results) {
+      const find = benchRows(results, 'peerAdk');
+      const [adkit, peer] = [find('turn.adkit'), find('turn.peer')];
+      return [
+        line({
+          measure: 'one function call through a whole runner turn (same scripted model)',
+          adkit: time(adkit),
+          anchor: `@google/adk: ${time(peer)}`,
+          ratio: faster(adkit.ns, peer.ns),
+          goal: '≥ 6× faster',
+          met: peer.ns / adkit.ns >= 6,
+          profile: { file: 'peerAdk.bench.mjs', workload: 'turn' },
+        }),
+      ];
+    },
+  },
+  {
+    measure: 'tool declarations per model step',
+    lines(results) {
+      const find = benchRows(results, 'toolDeclarations');
+      return [20, 100].map((n) => {
+        const [adkit, peer] = [find(`declarations.${n}.adkit`), find(`declarations.${n}.peer`)];
+        const fastEnough = adkit.ns <= 200;
+        const ratioMet = peer.ns / adkit.ns >= 50;
+        return line({
+          measure: `tool declarations per model step, ${n} tools (per tool per step)`,
+          adkit: time(adkit),
+          anchor: `@google/adk: ${time(peer)}`,
+          ratio: faster(adkit.ns, peer.ns),
+          goal: '≤ 0.2 µs per tool per step; ≥ 50× faster',
+          met: fastEnough && ratioMet,
+          profile: { file: 'toolDeclarations.bench.mjs', workload: 'declarations' },
+        });
+      });
+    },
+  },
+  {
+    measure: 'two slow tools in one turn, wall time',
+    lines(results) {
+      const find = benchRows(results, 'parallelTools');
+      const [adkit, peer] = [find('parallel.adkit'), find('parallel.peer')];
+      const goalMs = adkit.delayMs * 1.025;
+      return [
+        line({
+          measure: `two ${adkit.delayMs} ms tools in one turn, wall time`,
+          adkit: time(adkit),
+          anchor: `@google/adk (one after the other): ${time(peer)}`,
+          ratio: faster(adkit.ns, peer.ns),
+          goal: `≤ ${goalMs} ms`,
+          met: adkit.ns <= goalMs * 1e6,
+        }),
+      ];
+    },
+  },
+  {
+    measure: '200 sessions × 5 turns, tool awaits 5 ms',
+    lines(results) {
+      const find = benchRows(results, 'concurrentSessions');
+      const [adkit, peer] = [find('sessions200.adkit'), find('sessions200.peer')];
+      return [
+        line({
+          measure: adkit.case.replace(/^adkit: /, ''),
+          adkit: time(adkit),
+          anchor: `@google/adk: ${time(peer)}`,
+          ratio: faster(adkit.ns, peer.ns),
+          goal: '≥ 4× faster',
+          met: peer.ns / adkit.ns >= 4,
+          profile: { file: 'concurrentSessions.bench.mjs', workload: 'sessions' },
+        }),
+      ];
+    },
+  },
+  {
+    measure: 'cold import in a child process',
+    lines(results) {
+      const find = benchRows(results, 'coldImportPeer');
+      const [core, openai, peer] = [find('coldImport.core'), find('coldImport.openai'), find('coldImport.peer')];
+      return [
+        [core, 'flow + function-tool', 'core'],
+        [openai, 'flow + function-tool + model-openai', 'openai'],
+      ].map(([row, what, workload]) =>
+        line({
+          measure: `cold import of ${what}, child process`,
+          adkit: time(row),
+          anchor: `import @google/adk: ${time(peer)}`,
+          ratio: faster(row.ns, peer.ns),
+          goal: '≤ 150 ms',
+          met: row.ns <= 150e6,
+          profile: { file: 'coldImportPeer.bench.mjs', workload },
+        }),
+      );
+    },
+  },
+  {
+    measure: 'install size',
+    lines(results) {
+      const find = benchRows(results, 'installSize');
+      if (smoke) throw new NotMeasured('a smoke run packs the tarballs but installs nothing');
+      const [ours, total, peer] = [find('install.adkit'), find('install.total'), find('install.peer')];
+      return [
+        line({
+          measure: 'install of flow + function-tool + model-openai from packed tarballs (npm, empty folder)',
+          adkit: `${formatBytes(ours.bytes)}, ${ours.packages} packages without the openai SDK; ${formatBytes(total.bytes)}, ${total.packages} packages with it`,
+          anchor: `@google/adk: ${formatBytes(peer.bytes)}, ${peer.packages} packages`,
+          ratio: `${(peer.bytes / total.bytes).toFixed(1)}× smaller with the SDK, ${(peer.bytes / ours.bytes).toFixed(1)}× without`,
+          goal: "adkit's packages and their non-SDK dependencies ≤ 10 MB",
+          met: ours.bytes <= 10 * 2 ** 20,
+        }),
+      ];
+    },
+  },
+  {
+    measure: 'per-turn cost as the session grows',
+    lines(results) {
+      benchRows(results, 'sessions');
+      const all = results.get('sessions').rows;
+      const stores = new Map();
+      for (const row of all) {
+        const match = GROWTH.exec(row.case);
+        if (!match) continue;
+        if (!stores.has(match[1])) stores.set(match[1], []);
+        stores.get(match[1]).push({ size: Number(match[2].replaceAll(',', '')), row });
+      }
+      const peerLabel = [...stores.keys()].find((label) => label.startsWith('@google/adk'));
+      if (!peerLabel) throw new NotMeasured('bench/sessions.bench.mjs returned no @google/adk rows');
+      const series = (points) => points.map(({ row }) => formatDuration(row.ns)).join(' / ');
+      const sizes = stores.get(peerLabel).map(({ size }) => size.toLocaleString('en')).join(' / ');
+      const lines = [];
+      for (const [label, points] of stores) {
+        if (label === peerLabel) continue;
+        const growth = points.at(-1).row.ns / points[0].row.ns;
+        lines.push(
+          line({
+            measure: `per-turn cost at ${sizes} stored events, ${label.replace(/^adkit /, '')}`,
+            adkit: series(points),
+            anchor: `@google/adk in-memory: ${series(stores.get(peerLabel))}`,
+            ratio: `${points.at(-1).size.toLocaleString('en')} vs ${points[0].size}: ${growth.toFixed(2)}×`,
+            goal: `${points.at(-1).size.toLocaleString('en')} ≤ 3× the ${points[0].size} case`,
+            met: growth <= 3,
+            profile: { file: 'sessions.bench.mjs', workload: label },
+          }),
+        );
+      }
+      if (![...stores.keys()].some((label) => label.includes('Postgres')))
+        lines.push({
+          measure: `per-turn cost at ${sizes} stored events, PostgresSessionService`,
+          status: 'not measured yet',
+          reason: smoke
+            ? 'a smoke run starts no Postgres server'
+            : 'no Postgres server: set ADKIT_TEST_PG_URL or install the Postgres binaries (see packages/session-postgres)',
+        });
+      return lines;
+    },
+  },
+  {
+    measure: 'warm MCP tool call over stdio',
+    lines(results) {
+      const find = benchRows(results, 'mcpToolset');
+      const [raw, ours] = [find('raw SDK client'), find('mcpToolset:')];
+      let peer;
+      try {
+        peer = find('@google/adk');
+      } catch {
+        peer = undefined;
+      }
+      return [
+        line({
+          measure: 'warm MCP tool call over stdio (server-everything get-sum)',
+          adkit: time(ours),
+          anchor: `raw SDK client: ${time(raw)}` + (peer ? `; @google/adk MCPToolset: ${time(peer)} (a new server process per call)` : ''),
+          ratio: `${(ours.ns / raw.ns).toFixed(2)}× the raw client`,
+          goal: '≤ 1.2× the raw client',
+          met: ours.ns / raw.ns <= 1.2,
+          profile: { file: 'mcpToolset.bench.mjs', workload: 'call' },
+        }),
+      ];
+    },
+  },
+  {
+    measure: 'list 1,000 skills',
+    lines(results) {
+      const find = benchRows(results, 'skills');
+      const [bare, cold, warm] = [find('fs.readFile'), find('cold listFrontmatters'), find('warm listFrontmatters')];
+      return [
+        [cold, 'cold', 50, 'cold'],
+        [warm, 'warm', 1, 'warm'],
+      ].map(([row, what, ms, workload]) =>
+        line({
+          measure: `list 1,000 skills, ${what}`,
+          adkit: time(row),
+          anchor: `— (for scale: fs.readFile of the 1,000 files: ${time(bare)})`,
+          ratio: '—',
+          goal: `≤ ${ms} ms`,
+          met: row.ns <= ms * 1e6,
+          profile: { file: 'skills.bench.mjs', workload },
+        }),
+      );
+    },
+  },
+];
+
+/** Every line of every claim, for `results` (bench name → `{rows}` or `{error}`). */
+export function evaluateClaims(results) {
+  return claims.flatMap((claim) => {
+    try {
+      return claim.lines(results);
+    } catch (error) {
+      if (!(error instanceof NotMeasured)) throw error;
+      return [{ measure: claim.measure, status: 'not measured yet', reason: error.message }];
+    }
+  });
+}
