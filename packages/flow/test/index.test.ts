@@ -24,6 +24,7 @@ describe('@adkit/flow exports', () => {
         'memoryEntriesFromSession', 'memoryEntryText', 'mergeScopedState', 'newFunctionCallId', 'newId', 'packTool',
         'pendingConfirmationRequests', 'readonlyState', 'registerTool', 'scanConfirmationRequests', 'selectEvents',
         'splitStateDelta', 'stderrLogger', 'stringifyContent', 'toJsonText', 'toJsonValue', 'withoutTempState',
+        'eventQuery', 'prepareStoredEvent', 'storedStateText',
       ].sort(),
     );
   });

@@ -5,16 +5,16 @@ import {
   ConfigError,
   decodeStoredEvent,
   deepFreeze,
-  encodeStoredEvent,
   isAdkitError,
   mergeScopedState,
   newId,
+  prepareStoredEvent,
+  eventQuery,
   selectEvents,
   SessionError,
   SessionEventCache,
   splitStateDelta,
-  toJsonText,
-  withoutTempState,
+  storedStateText,
   type CreateSessionRequest,
   type Event,
   type GetSessionRequest,
@@ -112,7 +112,7 @@ export class PostgresSessionService implements SessionService {
     const id = request.sessionId ?? newId();
     const key = { appName: request.appName, userId: request.userId, sessionId: id };
     const scoped = splitStateDelta(request.state);
-    jsonOrThrow(`Cannot create session "${id}"`, () => toJsonText(mergeScopedState(scoped), 'state'));
+    storedStateText(mergeScopedState(scoped), id);
     if (hasNul(key)) throw new SessionError(`Cannot create session "${id.replaceAll('\u0000', '\\u0000')}": ${NUL_PROBLEM}`);
     const sessionState = JSON.stringify(scoped.session);
     const now = Date.now();
@@ -174,10 +174,7 @@ export class PostgresSessionService implements SessionService {
   async appendEvent(session: Session, event: Event): Promise<Event> {
     this.open();
     if (event?.partial) return event;
-    const context = `Cannot append event "${String(event?.id)}" to session "${session.id}"`;
-    checkEventShape(event, context);
-    const stored = withoutTempState(event);
-    const encoded = jsonOrThrow(context, () => encodeStoredEvent(stored));
+    const { stored, row: encoded } = prepareStoredEvent(event, session.id);
     const scoped = splitStateDelta(stored.actions.stateDelta);
     const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
     const missing = () =>
@@ -202,7 +199,7 @@ export class PostgresSessionService implements SessionService {
         const [current] = await query<{ version: string }>(this.pool, this.sql.sessionVersion, keyValues(key));
         if (!current) throw missing();
         checkSessionVersion(session, Number(current.version));
-        throw new SessionError(`${context}: the session changed while appending; load it again and retry.`);
+        throw new SessionError(`Cannot append event "${event.id}" to session "${session.id}": the session changed while appending; load it again and retry.`);
       }
       // State to merge: lock the session row first, then the app's and the user's (always in
       // this order, so concurrent appends cannot deadlock), merge, and append.
@@ -285,11 +282,9 @@ export class PostgresSessionService implements SessionService {
 
   /** Only the events a filtered request asks for, read directly (same results as `selectEvents`). */
   private async filteredEvents(request: GetSessionRequest, version: number): Promise<Event[]> {
-    const { numRecentEvents: recent, afterTimestamp: after } = request;
-    if (recent !== undefined && !(recent > 0)) return [];
-    if (after !== undefined && Number.isNaN(after)) return [];
-    const limit = recent === undefined || !Number.isFinite(recent) || Math.trunc(recent) === 0 ? null : Math.trunc(recent);
-    const rows = await query<EventRow>(this.pool, this.sql.filteredEvents, [...keyValues(request), version, after ?? null, limit]);
+    const selection = eventQuery(request);
+    if (!selection) return [];
+    const rows = await query<EventRow>(this.pool, this.sql.filteredEvents, [...keyValues(request), version, selection.after, selection.limit]);
     return rows.reverse().map((event) => decode(event, request.sessionId));
   }
 
@@ -355,30 +350,8 @@ function decode(row: EventRow, sessionId: string): Event {
   return decodeStoredEvent(row, `Event "${row.id}" (version ${row.version}) of session "${sessionId}"`, STORE);
 }
 
-/** Runs a JSON encoder, turning its TypeError into a SessionError that says what to store instead. */
-function jsonOrThrow<T>(context: string, encode: () => T): T {
-  try {
-    return encode();
-  } catch (cause) {
-    throw new SessionError(`${context}: ${(cause as Error).message}. Session data must be plain JSON.`, { cause });
-  }
-}
 
 function parseState(json: string | null | undefined): State {
   return json === undefined || json === null ? {} : (JSON.parse(json) as State);
 }
 
-/** The fields storage relies on; the type says so, but callers may come from plain JavaScript. */
-function checkEventShape(event: Event, context: string): void {
-  const problem =
-    typeof event !== 'object' || event === null
-      ? 'the event is not an object'
-      : typeof event.id !== 'string'
-        ? 'event.id must be a string'
-        : typeof event.timestamp !== 'number' || !Number.isFinite(event.timestamp)
-          ? 'event.timestamp must be a finite number of milliseconds since the epoch'
-          : typeof event.actions !== 'object' || event.actions === null || typeof event.actions.stateDelta !== 'object' || event.actions.stateDelta === null
-            ? 'event.actions.stateDelta must be an object (build events with createEvent)'
-            : undefined;
-  if (problem) throw new SessionError(`${context}: ${problem}.`);
-}

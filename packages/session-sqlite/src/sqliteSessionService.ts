@@ -5,16 +5,16 @@ import {
   ConfigError,
   decodeStoredEvent,
   deepFreeze,
-  encodeStoredEvent,
   isAdkitError,
   mergeScopedState,
   newId,
+  prepareStoredEvent,
+  eventQuery,
   selectEvents,
   SessionError,
   SessionEventCache,
   splitStateDelta,
-  toJsonText,
-  withoutTempState,
+  storedStateText,
   type CreateSessionRequest,
   type Event,
   type GetSessionRequest,
@@ -114,7 +114,7 @@ export class SqliteSessionService implements SessionService {
     const id = request.sessionId ?? newId();
     const key = { appName: request.appName, userId: request.userId, sessionId: id };
     const scoped = splitStateDelta(request.state);
-    jsonOrThrow(`Cannot create session "${id}"`, () => toJsonText(mergeScopedState(scoped), 'state'));
+    storedStateText(mergeScopedState(scoped), id);
     const sessionState = JSON.stringify(scoped.session);
     const session = this.write('createSession', () => {
       if (this.sessionRow(key))
@@ -189,10 +189,7 @@ export class SqliteSessionService implements SessionService {
   async appendEvent(session: Session, event: Event): Promise<Event> {
     this.open();
     if (event?.partial) return event;
-    const context = `Cannot append event "${String(event?.id)}" to session "${session.id}"`;
-    checkEventShape(event, context);
-    const stored = withoutTempState(event);
-    const encoded = jsonOrThrow(context, () => encodeStoredEvent(stored));
+    const { stored, row: encoded } = prepareStoredEvent(event, session.id);
     const scoped = splitStateDelta(stored.actions.stateDelta);
     const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
     const { row, version } = this.write('appendEvent', () => {
@@ -319,15 +316,13 @@ export class SqliteSessionService implements SessionService {
 
   /** Only the events a filtered request asks for, read directly (same results as `selectEvents`). */
   private filteredEvents(request: GetSessionRequest): Event[] {
-    const { numRecentEvents: recent, afterTimestamp: after } = request;
-    if (recent !== undefined && !(recent > 0)) return [];
-    if (after !== undefined && Number.isNaN(after)) return [];
-    const limit = recent === undefined || !Number.isFinite(recent) || Math.trunc(recent) === 0 ? -1 : Math.trunc(recent);
+    const query = eventQuery(request);
+    if (!query) return [];
     const rows = this.sql(
       `SELECT seq, id, version, format, data FROM adkit_events
          WHERE app_name = ? AND user_id = ? AND session_id = ? AND (? IS NULL OR timestamp >= ?)
          ORDER BY seq DESC LIMIT ?`,
-    ).all(request.appName, request.userId, request.sessionId, after ?? null, after ?? null, limit) as EventRow[];
+    ).all(request.appName, request.userId, request.sessionId, query.after, query.after, query.limit ?? -1) as EventRow[];
     return rows.reverse().map((event) => this.decode(event, request.sessionId));
   }
 
@@ -367,30 +362,8 @@ function cacheKey(key: SessionKey): string {
   return `${key.appName}\u0000${key.userId}\u0000${key.sessionId}`;
 }
 
-/** Runs a JSON encoder, turning its TypeError into a SessionError that says what to store instead. */
-function jsonOrThrow<T>(context: string, encode: () => T): T {
-  try {
-    return encode();
-  } catch (cause) {
-    throw new SessionError(`${context}: ${(cause as Error).message}. Session data must be plain JSON.`, { cause });
-  }
-}
 
 function parseState(json: string | undefined): State {
   return json === undefined ? {} : (JSON.parse(json) as State);
 }
 
-/** The fields storage relies on; the type says so, but callers may come from plain JavaScript. */
-function checkEventShape(event: Event, context: string): void {
-  const problem =
-    typeof event !== 'object' || event === null
-      ? 'the event is not an object'
-      : typeof event.id !== 'string'
-        ? 'event.id must be a string'
-        : typeof event.timestamp !== 'number' || !Number.isFinite(event.timestamp)
-          ? 'event.timestamp must be a finite number of milliseconds since the epoch'
-          : typeof event.actions !== 'object' || event.actions === null || typeof event.actions.stateDelta !== 'object' || event.actions.stateDelta === null
-            ? 'event.actions.stateDelta must be an object (build events with createEvent)'
-            : undefined;
-  if (problem) throw new SessionError(`${context}: ${problem}.`);
-}

@@ -12,3 +12,18 @@ export function selectEvents(events: readonly Event[], request: Pick<GetSessionR
   if (recent !== undefined) selected = recent > 0 ? selected.slice(-recent) : [];
   return selected;
 }
+
+/**
+ * `selectEvents` as a query for a store that filters in SQL: undefined when the request selects
+ * nothing at all, else the oldest time to keep (null: any) and how many of the newest to keep
+ * (null: all), newest first.
+ */
+export function eventQuery(
+  request: Pick<GetSessionRequest, 'numRecentEvents' | 'afterTimestamp'>,
+): { after: number | null; limit: number | null } | undefined {
+  const { numRecentEvents: recent, afterTimestamp: after } = request;
+  if (recent !== undefined && !(recent > 0)) return undefined;
+  if (after !== undefined && Number.isNaN(after)) return undefined;
+  const limit = recent === undefined || !Number.isFinite(recent) || Math.trunc(recent) === 0 ? null : Math.trunc(recent);
+  return { after: after ?? null, limit };
+}
