@@ -1,5 +1,5 @@
 import { createConfirmationReply, type ConfirmationDecision, type PendingConfirmation } from '@adkit/confirmation';
-import { Runner, createUserContent, type Content, type Logger } from '@adkit/flow';
+import { Runner, createUserContent, type Content, type Logger, type Plugin } from '@adkit/flow';
 import { createAssistant } from './assistant.js';
 import { modelFromEnv, type ModelChoice } from './modelFromEnv.js';
 import type { DemoOutput } from './output.js';
@@ -45,22 +45,30 @@ export class DemoApp {
   private readonly output: DemoOutput;
   private readonly style: Style;
 
-  constructor(options: DemoAppOptions) {
+  /** Builds the app: the model from the environment, the services for `--db`, the assistant. */
+  static async open(options: DemoAppOptions): Promise<DemoApp> {
+    const choice = await modelFromEnv(options.env);
+    const services = await demoServices(options.db);
+    const plugins = options.trace ? [await tracePlugin((line) => options.output.line(options.style.dim(line)))] : [];
+    return new DemoApp(options, choice, services, plugins);
+  }
+
+  private constructor(options: DemoAppOptions, choice: ModelChoice, services: DemoServices, plugins: Plugin[]) {
     this.output = options.output;
     this.style = options.style;
-    this.choice = modelFromEnv(options.env);
-    this.services = demoServices(options.db);
+    this.choice = choice;
+    this.services = services;
     this.folder = sharedFolder();
     this.transcript = new Transcript(options.style);
     this.runner = new Runner({
       appName: APP_NAME,
-      agent: createAssistant({ choice: this.choice, folder: this.folder }),
-      sessionService: this.services.sessionService,
-      artifactService: this.services.artifactService,
-      memoryService: this.services.memoryService,
+      agent: createAssistant({ choice, folder: this.folder }),
+      sessionService: services.sessionService,
+      artifactService: services.artifactService,
+      memoryService: services.memoryService,
       addSessionsToMemory: true, // what the user said is remembered for their next sessions
       autoCreateSession: true,
-      plugins: options.trace ? [tracePlugin((line) => this.output.line(this.style.dim(line)))] : [],
+      plugins,
       ...(options.logger ? { logger: options.logger } : {}),
     });
   }

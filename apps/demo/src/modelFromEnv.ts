@@ -1,6 +1,4 @@
 import type { Model } from '@adkit/flow';
-import { gemini } from '@adkit/model-gemini';
-import { openai } from '@adkit/model-openai';
 
 /** The model the demo talks to, and how to describe it. `model` is absent in offline mode. */
 export interface ModelChoice {
@@ -19,13 +17,15 @@ export const OFFLINE_LABEL = 'offline demo brain (a scripted model that picks to
 /**
  * Picks a model from the environment: `OPENAI_API_KEY` (with optional `OPENAI_BASE_URL` and
  * `ADKIT_OPENAI_MODEL`, so any OpenAI-compatible server works), else `GEMINI_API_KEY` or
- * `GOOGLE_API_KEY` (with optional `ADKIT_GEMINI_MODEL`), else offline.
+ * `GOOGLE_API_KEY` (with optional `ADKIT_GEMINI_MODEL`), else offline. A provider's SDK is loaded
+ * only when its key is set, so the offline demo starts without either.
  */
-export function modelFromEnv(env: Readonly<Record<string, string | undefined>>): ModelChoice {
+export async function modelFromEnv(env: Readonly<Record<string, string | undefined>>): Promise<ModelChoice> {
   const geminiKey = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
   const geminiName = env.ADKIT_GEMINI_MODEL || 'gemini-2.5-flash';
-  const geminiModel = geminiKey ? gemini(geminiName, { apiKey: geminiKey }) : undefined;
+  const geminiModel = geminiKey ? (await import('@adkit/model-gemini')).gemini(geminiName, { apiKey: geminiKey }) : undefined;
   if (env.OPENAI_API_KEY) {
+    const { openai } = await import('@adkit/model-openai');
     const name = env.ADKIT_OPENAI_MODEL || 'gpt-4.1-mini';
     const baseURL = env.OPENAI_BASE_URL || undefined;
     return {

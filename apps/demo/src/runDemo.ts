@@ -24,7 +24,7 @@ export interface DemoOptions {
  */
 export async function runDemo(options: DemoOptions): Promise<void> {
   const { output, style, script = DEMO_SCRIPT, decider = demoDecider } = options;
-  const app = new DemoApp(options);
+  const app = await DemoApp.open(options);
   try {
     for (const line of app.header()) output.line(line);
     let session: string | undefined;

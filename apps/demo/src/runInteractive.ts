@@ -35,7 +35,7 @@ const HELP =
  */
 export async function runInteractive(options: InteractiveOptions): Promise<void> {
   const { output, style } = options;
-  const app = new DemoApp(options);
+  const app = await DemoApp.open(options);
   const reader = lineReader(options.input);
   const ask = async (prompt: string): Promise<string | undefined> => {
     output.prompt(style.user(prompt));

@@ -1,4 +1,3 @@
-import { FileSystemArtifactService } from '@adkit/artifact-tools';
 import {
   InMemoryArtifactService,
   InMemoryMemoryService,
@@ -7,8 +6,6 @@ import {
   type MemoryService,
   type SessionService,
 } from '@adkit/flow';
-import { PostgresSessionService } from '@adkit/session-postgres';
-import { SqliteSessionService } from '@adkit/session-sqlite';
 
 /** Where the demo keeps sessions, artifacts and memory. */
 export interface DemoServices {
@@ -24,18 +21,21 @@ export interface DemoServices {
 /**
  * The services for `--db`: nothing (all in memory), a file (SQLite sessions, artifacts in a folder
  * beside it, so a pending approval and the notes survive a restart), or a `postgres://` URL
- * (Postgres sessions, for runners on several machines). Memory stays in this process.
+ * (Postgres sessions, for runners on several machines). Memory stays in this process. Each store's
+ * package is loaded only when it is used.
  */
-export function demoServices(db?: string): DemoServices {
+export async function demoServices(db?: string): Promise<DemoServices> {
   const memoryService = new InMemoryMemoryService();
   if (db === undefined) {
     const sessions = new InMemorySessionService();
     return { sessionService: sessions, artifactService: new InMemoryArtifactService(), memoryService, label: 'in memory (pass --db <file> to keep them)', close: async () => {} };
   }
   if (/^postgres(ql)?:\/\//.test(db)) {
+    const { PostgresSessionService } = await import('@adkit/session-postgres');
     const sessions = new PostgresSessionService({ connectionString: db });
     return { sessionService: sessions, artifactService: new InMemoryArtifactService(), memoryService, label: `Postgres at ${redact(db)}`, close: () => sessions.close() };
   }
+  const [{ SqliteSessionService }, { FileSystemArtifactService }] = await Promise.all([import('@adkit/session-sqlite'), import('@adkit/artifact-tools')]);
   const sessions = new SqliteSessionService({ path: db });
   return {
     sessionService: sessions,

@@ -1,13 +1,13 @@
 import type { Plugin } from '@adkit/flow';
-import { otelPlugin } from '@adkit/otel';
-import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 /**
  * `--trace`: the `@adkit/otel` plugin on an OpenTelemetry SDK tracer that prints each span as it
  * ends (`⌁ execute_tool get_weather 151 ms completed`). Point a real exporter (OTLP, say) at the
- * same plugin to see the runs in your tracing stack.
+ * same plugin to see the runs in your tracing stack. The SDK is loaded only with `--trace`.
  */
-export function tracePlugin(write: (line: string) => void): Plugin {
+export async function tracePlugin(write: (line: string) => void): Promise<Plugin> {
+  const [{ otelPlugin }, { BasicTracerProvider }] = await Promise.all([import('@adkit/otel'), import('@opentelemetry/sdk-trace-base')]);
   const printer: SpanProcessor = {
     onStart: () => {},
     onEnd: (span: ReadableSpan) => {

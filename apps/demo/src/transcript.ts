@@ -94,7 +94,7 @@ function progress(text: string): TranscriptLine {
 
 /** `[######----]  60%` */
 export function bar(fraction: number): string {
-  const clamped = Math.min(1, Math.max(0, fraction));
+  const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
   const filled = Math.round(clamped * BAR_WIDTH);
   return `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(Math.round(clamped * 100)).padStart(3)}%`;
 }
