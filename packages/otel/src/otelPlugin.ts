@@ -1,6 +1,7 @@
-import { ConfigError, errorMessage, type Logger, type Plugin } from '@adkit/flow';
+import { ConfigError, type Logger, type Plugin } from '@adkit/flow';
 import { trace, type Tracer } from '@opentelemetry/api';
 import { TRUNCATION_MARKER } from './boundedJson.js';
+import { thrownMessage } from './spanAttributes.js';
 import { SpanRecorder } from './spanRecorder.js';
 
 /** Options of `otelPlugin`. */
@@ -79,7 +80,7 @@ function guard(logger: Logger | undefined, callback: string, work: () => void): 
     work();
   } catch (error) {
     try {
-      logger?.warn(`@adkit/otel: ${callback} failed, the run goes on untraced there: ${errorMessage(error)}`);
+      logger?.warn(`@adkit/otel: ${callback} failed, the run goes on untraced there: ${thrownMessage(error)}`);
     } catch {
       // A logger that throws cannot be told either.
     }

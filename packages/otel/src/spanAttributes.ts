@@ -1,4 +1,4 @@
-import { isAdkitError, type GenerateContentConfig } from '@adkit/flow';
+import { errorMessage, isAdkitError, type GenerateContentConfig } from '@adkit/flow';
 import type { Attributes } from '@opentelemetry/api';
 
 /**
@@ -43,11 +43,35 @@ export type SpanOutcome = 'completed' | 'paused' | 'error' | 'cancelled' | 'stop
 /** Why a call or a run paused. */
 export type PauseReason = 'confirmation' | 'long_running';
 
-/** A low-cardinality name for what was thrown: an adkit error's code, else the error's name. */
+/**
+ * A low-cardinality name for what was thrown: an adkit error's code, else the error's name. Never
+ * throws, whatever was thrown (a revoked proxy, an object whose getters throw): `_OTHER` then.
+ */
 export function errorType(error: unknown): string {
-  if (isAdkitError(error)) return error.code;
-  if (error instanceof Error) return error.name || 'Error';
+  try {
+    if (isAdkitError(error)) return error.code;
+    if (error instanceof Error) return error.name || 'Error';
+  } catch {
+    // Not an error that can be looked at.
+  }
   return '_OTHER';
+}
+
+/**
+ * The message of anything thrown, as `errorMessage` gives it; never throws. A value that neither
+ * `JSON.stringify` nor `String` can print (an object without a prototype holding a BigInt, a
+ * `toString` that throws) is named by its tag (`[object Object]`), so its span still ends.
+ */
+export function thrownMessage(error: unknown): string {
+  try {
+    return errorMessage(error);
+  } catch {
+    try {
+      return Object.prototype.toString.call(error);
+    } catch {
+      return '[a thrown value that cannot be printed]';
+    }
+  }
 }
 
 const REQUEST_NUMBERS: ReadonlyArray<readonly [keyof GenerateContentConfig, string]> = [

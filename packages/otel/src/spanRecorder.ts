@@ -1,6 +1,5 @@
 import {
   REQUEST_CONFIRMATION_FUNCTION,
-  errorMessage,
   getFunctionCalls,
   getFunctionResponses,
   isAdkitError,
@@ -19,7 +18,7 @@ import { SpanKind, context as otelContext, trace, type Attributes, type Tracer }
 import { toGenAiMessage, toGenAiMessages, toGenAiParts } from './genAiMessages.js';
 import { InvocationSpans, type ToolSpan } from './invocationSpans.js';
 import { resumedCalls, savePausedSpan } from './pausedSpans.js';
-import { ATTR, requestAttributes, type PauseReason, type SpanOutcome } from './spanAttributes.js';
+import { ATTR, requestAttributes, thrownMessage, type PauseReason, type SpanOutcome } from './spanAttributes.js';
 import { SpanWriter } from './spanWriter.js';
 
 /** How a tool call ended, as the plugin learnt it. */
@@ -194,7 +193,7 @@ export class SpanRecorder {
     const entry = run.tools.get(context) ?? this.openTool(run, tool, args, context);
     entry.error = { thrown: error };
     const callable = isRunnableTool(tool) || isStreamingTool(tool) || isResumable(tool);
-    if (!callable) this.finishTool(run, context, entry, { outcome: 'error', thrown: { error }, response: { error: errorMessage(error) } });
+    if (!callable) this.finishTool(run, context, entry, { outcome: 'error', thrown: { error }, response: { error: thrownMessage(error) } });
   }
 
   /** Ends a tool call's span: completed, failed, or paused for a confirmation or as a long-running call. */
@@ -205,7 +204,7 @@ export class SpanRecorder {
     const pauseReason = this.pauseOf(run, tool, context, response, failure !== undefined);
     this.finishTool(run, context, entry, {
       outcome: pauseReason ? 'paused' : failure ? 'error' : 'completed',
-      response: failure ? { error: errorMessage(failure.error) } : (response ?? null),
+      response: failure ? { error: thrownMessage(failure.error) } : (response ?? null),
       ...(failure ? { thrown: failure } : {}),
       ...(pauseReason ? { pauseReason, context } : {}),
     });

@@ -1,7 +1,6 @@
-import { errorMessage } from '@adkit/flow';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { boundedJson, truncateText } from './boundedJson.js';
-import { ATTR, errorType, type SpanOutcome } from './spanAttributes.js';
+import { ATTR, errorType, thrownMessage, type SpanOutcome } from './spanAttributes.js';
 
 /** Names (of tools, models, agents, call ids) longer than this are cut. */
 const MAX_NAME_LENGTH = 256;
@@ -40,7 +39,7 @@ export class SpanWriter {
 
   /** An error status with `error.type`, and the thrown value as an `exception` event. */
   thrown(span: Span, error: unknown): void {
-    this.error(span, errorType(error), errorMessage(error));
+    this.error(span, errorType(error), thrownMessage(error));
     this.exception(span, error);
   }
 
@@ -52,8 +51,9 @@ export class SpanWriter {
 
   /** The thrown value as an `exception` event, its message and stack cut. */
   exception(span: Span, error: unknown): void {
-    const exception: { name: string; message: string; stack?: string } = { name: errorType(error), message: this.text(errorMessage(error)) };
-    if (error instanceof Error && typeof error.stack === 'string') exception.stack = this.text(error.stack);
+    const exception: { name: string; message: string; stack?: string } = { name: errorType(error), message: this.text(thrownMessage(error)) };
+    const stack = stackOf(error);
+    if (stack !== undefined) exception.stack = this.text(stack);
     span.recordException(exception);
   }
 
@@ -65,5 +65,14 @@ export class SpanWriter {
   /** A name, cut to 256 characters. */
   name(value: unknown): string {
     return truncateText(String(value), MAX_NAME_LENGTH);
+  }
+}
+
+/** An error's stack, if it has one that can be read. */
+function stackOf(error: unknown): string | undefined {
+  try {
+    return error instanceof Error && typeof error.stack === 'string' ? error.stack : undefined;
+  } catch {
+    return undefined;
   }
 }

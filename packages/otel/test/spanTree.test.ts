@@ -1,7 +1,7 @@
 // The span tree of real runs (InMemoryRunner, ScriptedModel, function tools) and its GenAI
 // attributes. Bad input tried: two calls running at once (each must keep its own span), a tool
-// that throws, a call to a tool that does not exist, a model that throws, a model answering with
-// an error code, and a streaming tool, for which the flow runs no tool callbacks (FL-12).
+// that throws (also a value that String() and JSON.stringify() cannot print), a call to a tool
+// that does not exist, a model that throws, a model answering with an error code, and a streaming tool, for which the flow runs no tool callbacks (FL-12).
 import { LlmAgent, type Model, type Tool } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { functionTool, streamingFunctionTool } from '@adkit/function-tool';
@@ -143,6 +143,35 @@ describe('span tree', () => {
     ]);
     // The run went on (the model saw the error and answered): the run itself did not fail.
     expect(tracing.span('invoke_agent shop').status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('FL-13: a tool that throws a value that cannot be printed (no prototype, a BigInt inside) still ends every span', async () => {
+    // String() and JSON.stringify() both throw for this value; errorMessage() passes that on.
+    const unprintable = Object.assign(Object.create(null) as object, { amount: 10n ** 30n });
+    const failing = functionTool({
+      name: 'charge_card',
+      description: 'Charges a card.',
+      parameters: Type.Object({}),
+      execute: () => {
+        throw unprintable;
+      },
+    });
+    const model = new ScriptedModel([functionCallResponse([{ name: 'charge_card', args: {} }]), textResponse('It failed.')]);
+    const { tracing, run } = tracedRunner(new LlmAgent({ name: 'shop', model, tools: [failing] }), { captureContent: true });
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      await run();
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings.filter((w) => w.includes('@adkit/otel'))).toEqual([]);
+    const ended = new Set(tracing.spans().map((span) => span.spanContext().spanId));
+    expect(tracing.started.filter((span) => !ended.has(span.spanContext().spanId)).map((span) => span.name)).toEqual([]);
+    const span = tracing.span('execute_tool charge_card');
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: '[object Object]' });
+    expect(span.attributes).toMatchObject({ 'error.type': '_OTHER', 'adkit.outcome': 'error', 'gen_ai.tool.call.result': '{"error":"[object Object]"}' });
   });
 
   it('FL-13: an error an agent callback recovers from stays visible, without an error status', async () => {
