@@ -128,6 +128,40 @@ describe('construction (bad input throws ConfigError naming the fix)', () => {
     expect(() => geminiTool('x', 3 as never, { googleSearch: {} })).toThrow('geminiTool "x": description must be a string, got number.');
   });
 
+  it('bad input: geminiTool refuses an entry that is not JSON data (a function, a BigInt, NaN, a cycle, 10,000 levels), naming where', () => {
+    const refused = (entry: unknown) => {
+      try {
+        geminiTool('x', 'd', entry as never);
+      } catch (error) {
+        return isAdkitError(error) ? `${error.code}: ${error.message}` : `not an adkit error: ${String(error)}`;
+      }
+      return 'accepted';
+    };
+    const cycle: Record<string, unknown> = { googleSearch: {} };
+    (cycle.googleSearch as Record<string, unknown>).self = cycle;
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 10_000; i++) deep = { d: deep };
+    const fix = 'pass plain JSON data such as {googleSearch: {}}.';
+    expect([
+      refused({ googleSearch: { filter() {} } }),
+      refused({ googleSearch: { n: 10n } }),
+      refused({ retrieval: { limits: [1, Number.NaN] } }),
+      refused(cycle),
+      refused({ googleSearch: deep }),
+      refused({ googleSearch: { since: new Date(0) } }),
+    ]).toEqual([
+      `INVALID_CONFIG: geminiTool "x": googleSearch.filter is a function; ${fix}`,
+      `INVALID_CONFIG: geminiTool "x": googleSearch.n is a bigint; ${fix}`,
+      `INVALID_CONFIG: geminiTool "x": retrieval.limits[1] is NaN; ${fix}`,
+      `INVALID_CONFIG: geminiTool "x": googleSearch.self refers back to itself; ${fix}`,
+      `INVALID_CONFIG: geminiTool "x": googleSearch${'.d'.repeat(63)} nests deeper than 64 levels; ${fix}`,
+      `INVALID_CONFIG: geminiTool "x": googleSearch.since is a Date, not plain data; ${fix}`,
+    ]);
+    // Undefined fields are left out, as JSON leaves them; the entry is a copy.
+    const entry = { googleSearch: { timeRangeFilter: undefined } };
+    expect(geminiTool('x', 'd', entry).nativeTool).toEqual({ googleSearch: {} });
+  });
+
   it('vertexAiSearch needs exactly one of datastore or engine', () => {
     expect(() => vertexAiSearch({})).toThrow('vertexAiSearch: pass exactly one of {datastore} or {engine} (full resource names).');
     expect(() => vertexAiSearch({ datastore: 'a', engine: 'b' })).toThrow('pass exactly one of {datastore} or {engine}');
