@@ -24,7 +24,7 @@ const SKILL_ERROR = Symbol.for('adkit.skillError');
 export class SkillError extends AdkitError {
   declare readonly code: SkillErrorCode;
   /** The skill concerned, when there is one. */
-  readonly skillName?: string;
+  declare readonly skillName?: string;
 
   constructor(code: SkillErrorCode, message: string, options: { skillName?: string; cause?: unknown } = {}) {
     super(code, message, options.cause === undefined ? undefined : { cause: options.cause });

@@ -1,7 +1,7 @@
-import { stringify } from 'yaml';
 import { frontmatterJson } from './loadSkillTool.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
 import { validateFrontmatter } from './validateFrontmatter.js';
+import { yamlModule } from './yamlModule.js';
 
 /**
  * Writes a SKILL.md (SK-4): `---\n` + YAML + `---\n` + the markdown body, after validating the
@@ -12,5 +12,5 @@ export function formatSkillMd(frontmatter: SkillFrontmatter, body: string): stri
   const fields = frontmatterJson(frontmatter);
   if (Array.isArray(fields['allowed-tools'])) fields['allowed-tools'] = fields['allowed-tools'].join(' ');
   validateFrontmatter(fields, { strict: true });
-  return `---\n${stringify(fields, { lineWidth: 0 })}---\n${body}`;
+  return `---\n${yamlModule().stringify(fields, { lineWidth: 0 })}---\n${body}`;
 }

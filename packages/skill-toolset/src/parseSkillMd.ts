@@ -1,9 +1,9 @@
-import { parseDocument } from 'yaml';
 import { SkillError, isSkillError } from './errors.js';
 import { readSimpleYaml } from './simpleYaml.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
 import { splitFrontmatter } from './splitFrontmatter.js';
 import { validateFrontmatter, type ValidateFrontmatterOptions } from './validateFrontmatter.js';
+import { yamlModule } from './yamlModule.js';
 
 /** How deeply `[ ]` / `{ }` collections may nest: far past any real frontmatter, far below a stack overflow. */
 const MAX_FLOW_DEPTH = 64;
@@ -71,7 +71,7 @@ export function readYaml(yaml: string, strict: boolean): { value: unknown; warni
 }
 
 function yamlValue(yaml: string): unknown {
-  const document = parseDocument(yaml, { schema: 'core', uniqueKeys: true, prettyErrors: false });
+  const document = yamlModule().parseDocument(yaml, { schema: 'core', uniqueKeys: true, prettyErrors: false });
   const first = document.errors[0];
   if (first)
     throw new SkillError('SKILL_INVALID_FRONTMATTER', `invalid frontmatter: parse frontmatter: ${firstLine(first.message)}`);
