@@ -1,5 +1,6 @@
 import {
   BaseAgent,
+  ConfigError,
   LlmAgent,
   callSubAgent,
   type FunctionDeclaration,
@@ -44,7 +45,7 @@ export type AgentTool = RunnableTool & ResumableTool & SkipSummarizationResultDi
  */
 export function agentTool(agent: BaseAgent, options: AgentToolOptions = {}): AgentTool {
   if (!(agent instanceof BaseAgent))
-    throw new TypeError(`agentTool: expected an agent (LlmAgent, SequentialAgent, …), got ${typeof agent}.`);
+    throw new ConfigError(`agentTool: expected an agent (LlmAgent, SequentialAgent, …), got ${agent === null ? 'null' : typeof agent}.`);
   const llm = agent instanceof LlmAgent ? agent : undefined;
   let input: CompiledSchema | undefined;
   let output: CompiledSchema | undefined;
