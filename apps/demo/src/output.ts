@@ -34,9 +34,9 @@ export function terminalOutput(stream: NodeJS.WriteStream, style: Style): DemoOu
   let timer: NodeJS.Timeout | undefined;
   const draw = () => {
     if (!status) return;
-    const width = Math.max(20, (stream.columns ?? 80) - 1);
+    const width = Math.max(20, (stream.columns || 80) - 1);
     const plain = stripAnsi(status);
-    const shown = plain.length > width ? `${plain.slice(0, width - 1)}…` : status;
+    const shown = plain.length > width ? style.dim(`${plain.slice(0, width - 1)}…`) : status;
     stream.write(`\r\u001b[2K${style.dim(FRAMES[frame % FRAMES.length]!)} ${shown}`);
   };
   const clear = () => {

@@ -3,6 +3,7 @@
 // (never as the raw "requires confirmation" error), and the whole transcript is pinned.
 // Bad input tried: rejections by the user and the manager.
 import { readFileSync } from 'node:fs';
+import { codeBlocks } from '@adkit/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoLines, normalised } from './support.js';
 
@@ -93,6 +94,14 @@ describe('the scripted demo, offline', { timeout: 60_000 }, () => {
 
   it('prints the whole transcript, as pinned in test/fixtures/offlineTranscript.txt', () => {
     expect(normalised(lines)).toEqual(GOLDEN);
+  });
+
+  it.each([['the root README', '../../../README.md'], ['the demo README', '../README.md']])('%s quotes the transcript as the demo prints it', (_readme, path) => {
+    const [excerpt] = codeBlocks(readFileSync(new URL(path, import.meta.url), 'utf8'), 'text');
+    const quoted = excerpt!.split('\n').slice(0, -1);
+    const at = lines.indexOf(quoted[0]!);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(at, at + quoted.length)).toEqual(quoted);
   });
 });
 
