@@ -54,6 +54,24 @@ interface SessionRow {
   incarnation: string;
 }
 
+/** `getSession`'s row: the session, the app and user state, and the newer events as arrays. */
+interface SessionReadRow extends SessionRow {
+  app_state: string | null;
+  user_state: string | null;
+  versions: string[] | null;
+  ids: string[] | null;
+  formats: number[] | null;
+  datas: string[] | null;
+}
+
+/** What the cache held for a session when a read started. */
+interface Held {
+  incarnation: number;
+  version: number;
+  events: Event[];
+  count: number;
+}
+
 interface EventRow {
   version: string;
   id: string;
@@ -142,14 +160,14 @@ export class PostgresSessionService implements SessionService {
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     if (hasNul(request)) return this.run('getSession', async () => undefined);
     return this.run('getSession', async () => {
-      const [row] = await query<SessionRow & { app_state: string | null; user_state: string | null }>(
-        this.pool,
-        this.sql.getSession,
-        keyValues(request),
-      );
+      // What this service holds for the session now: the read brings only the events after it.
+      const peeked = this.cache.peek(cacheKey(request));
+      const held = peeked && { incarnation: peeked.incarnation, version: peeked.version, events: peeked.events, count: peeked.events.length };
+      const filtered = request.numRecentEvents !== undefined || request.afterTimestamp !== undefined;
+      const [row] = await query<SessionReadRow>(this.pool, this.sql.getSession, [...keyValues(request), held?.version ?? -1, !(filtered && !held)]);
       if (!row) return undefined;
       const session = toSession(request.appName, row, parseState(row.app_state), parseState(row.user_state));
-      session.events = await this.events(request, row);
+      session.events = await this.events(request, row, held);
       return session;
     });
   }
@@ -259,24 +277,23 @@ export class PostgresSessionService implements SessionService {
   }
 
   /**
-   * The session's events for `request`, read up to the version of `row`. A session this service
-   * holds in its cache loads only the rows newer than the cached version; others are loaded whole
-   * and cached, unless the request filters them (then only what it asks for is read).
+   * The session's events for `request`, given the row `getSession` read (with the events newer
+   * than what the cache held) and what the cache held then. A session read before gets only the
+   * newer rows; a filtered read of a session not held reads only what it asks for.
    */
-  private async events(request: GetSessionRequest, row: SessionRow): Promise<Event[]> {
-    const key = cacheKey(request);
+  private async events(request: GetSessionRequest, row: SessionReadRow, held: Held | undefined): Promise<Event[]> {
     const version = Number(row.version);
     const incarnation = Number(row.incarnation);
-    const base = this.cache.get(key, incarnation);
-    if (base && base.version === version) return selectEvents(base.events, request);
-    if (!base && (request.numRecentEvents !== undefined || request.afterTimestamp !== undefined)) return this.filteredEvents(request, version);
-    // What the cache held before waiting: an append by this process may extend it meanwhile.
-    const held = base ? { version: base.version, count: base.events.length } : { version: -1, count: 0 };
-    const rows = await query<EventRow>(this.pool, this.sql.newerEvents, [...keyValues(request), held.version, version]);
-    const loaded = rows.map((event) => decode(event, request.sessionId));
-    const events = base ? base.events.slice(0, held.count).concat(loaded) : loaded;
-    const current = this.cache.get(key, incarnation);
-    if (!current || current.version < version) this.cache.set(key, { incarnation, version, events });
+    if (!held && (request.numRecentEvents !== undefined || request.afterTimestamp !== undefined)) return this.filteredEvents(request, version);
+    const sameSession = held?.incarnation === incarnation;
+    if (sameSession && held.version === version) return selectEvents(held.events.slice(0, held.count), request);
+    // Complete also for a session deleted and created again since: versions come from one
+    // sequence, so all of the new one's events are newer than anything held of the old one.
+    const loaded = (row.versions ?? []).map((v, i) => decode({ version: v, id: row.ids![i]!, format: row.formats![i]!, data: row.datas![i]! }, request.sessionId));
+    // The held events as they were when read: an append by this process may have extended them since.
+    const events = sameSession ? held.events.slice(0, held.count).concat(loaded) : loaded;
+    const current = this.cache.get(cacheKey(request), incarnation);
+    if (!current || current.version < version) this.cache.set(cacheKey(request), { incarnation, version, events });
     return selectEvents(events, request);
   }
 

@@ -26,21 +26,24 @@ export function sessionStatements(schema: string) {
        SELECT $1, $2, $3, $4, $5, $5, v.n, v.n FROM v
        ON CONFLICT DO NOTHING RETURNING version`,
     ),
-    /** The session row with the app and user state, read together. */
+    /**
+     * The session row with the app and user state and, when $5, its events newer than version $4
+     * (as arrays, oldest first; null when there are none): one round trip, one snapshot.
+     */
     getSession: statement(
       'getSession',
-      `SELECT ${sessionColumns}, a.state AS app_state, u.state AS user_state
+      `SELECT ${sessionColumns}, a.state AS app_state, u.state AS user_state,
+              ev.versions, ev.ids, ev.formats, ev.datas
        FROM ${s}.adkit_sessions s
        LEFT JOIN ${s}.adkit_app_states a ON a.app_name = s.app_name
        LEFT JOIN ${s}.adkit_user_states u ON u.app_name = s.app_name AND u.user_id = s.user_id
+       LEFT JOIN LATERAL (
+         SELECT array_agg(e.version ORDER BY e.version) AS versions, array_agg(e.id ORDER BY e.version) AS ids,
+                array_agg(e.format ORDER BY e.version) AS formats, array_agg(e.data ORDER BY e.version) AS datas
+         FROM ${s}.adkit_events e
+         WHERE $5::boolean AND e.app_name = s.app_name AND e.user_id = s.user_id AND e.session_id = s.id AND e.version > $4
+       ) ev ON true
        WHERE s.app_name = $1 AND s.user_id = $2 AND s.id = $3`,
-    ),
-    /** $4 < version <= $5: the rows a reader holding version $4 lacks, up to the version it read. */
-    newerEvents: statement(
-      'newerEvents',
-      `SELECT version, id, format, data FROM ${s}.adkit_events
-       WHERE app_name = $1 AND user_id = $2 AND session_id = $3 AND version > $4 AND version <= $5
-       ORDER BY version`,
     ),
     /** Up to version $4, at or after time $5 (null: any), the newest $6 (null: all), newest first. */
     filteredEvents: statement(

@@ -31,6 +31,11 @@ export class SessionEventCache {
     return entry;
   }
 
+  /** The entry for the session, whatever its incarnation, without marking it used. */
+  peek(key: string): CachedSessionEvents | undefined {
+    return this.entries.get(key);
+  }
+
   /** Remembers a session's events, complete up to `entry.version`. */
   set(key: string, entry: CachedSessionEvents): void {
     if (this.capacity <= 0) return;
