@@ -40,7 +40,7 @@ function chat(lines: string[], args: string[] = []): Promise<{ stdout: string[];
   });
 }
 
-describe('the interactive chat over piped stdin', { timeout: 60_000 }, () => {
+describe.concurrent('the interactive chat over piped stdin (two children at once)', { timeout: 60_000 }, () => {
   it('HC-2, HC-3: approves one call and rejects another; odd input gets help, never a crash', async () => {
     const { stdout, stderr, code } = await chat(['Book me 2 nights in Oslo', 'y', '', '{"__proto__":{"polluted":true}}', 'I would like 4 days off', 'n', '/quit']);
     expect(stdout.slice(0, 14)).toEqual([
