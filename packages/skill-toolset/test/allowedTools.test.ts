@@ -130,6 +130,19 @@ describe('allowed-tools', () => {
     ]);
   });
 
+  it('transfer_to_agent stays allowed, so a restricted agent can still hand over', async () => {
+    const t = tools();
+    const model = new ScriptedModel([
+      functionCallResponse([{ name: 'load_skill', args: { name: 'git-commit' } }]),
+      functionCallResponse([{ name: 'transfer_to_agent', args: { agent_name: 'weather' } }]),
+    ]);
+    const weather = new LlmAgent({ name: 'weather', description: 'Weather.', model: new ScriptedModel([textResponse('Sunny.')]) });
+    const { turn } = agentRunner(model, { tools: [t.Bash], subAgents: [weather], toolsets: [skillToolset({ source: inMemorySource(SKILLS) })] });
+    const events = await turn('Weather?');
+    expect(responses(events)[1]).toEqual({ name: 'transfer_to_agent', response: {} });
+    expect(events.at(-1)).toMatchObject({ author: 'weather', content: { parts: [{ text: 'Sunny.' }] } });
+  });
+
   it('enforceAllowedTools: false leaves every tool callable', async () => {
     const t = tools();
     const model = new ScriptedModel([
