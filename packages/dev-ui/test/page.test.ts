@@ -1,0 +1,258 @@
+// The dev UI in a real browser (Debian's chromium through playwright-core), on the scripted test
+// agent: open the page, chat, watch calls and answers, parallel calls overlapping on the timeline,
+// approve and reject confirmations, edit a payload, answer a long-running call, state, artifacts,
+// the model request. Bad input tried: HTML and script in a user message, in a tool result and in
+// an artifact saved as text/html; a payload that is not JSON; a per-run context holding a secret.
+// A screenshot of each step goes to test-artifacts/.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { serveDevUi, type DevUiServer } from '../src/index.js';
+import { chromiumAvailable, CHROMIUM, launchBrowser, snap } from './browser.js';
+import { devAgent, XSS_HTML } from './devAgent.js';
+
+const SECRET = 'sk-dev-ui-secret-0123456789';
+
+if (!chromiumAvailable) {
+  if (process.env.CI) {
+    describe('dev UI in a browser', () => {
+      it('runs on CI: chromium must be installed (.ci/run installs it)', () => {
+        throw new Error(`${CHROMIUM} is missing, so the browser suite cannot run; CI must not skip it.`);
+      });
+    });
+  } else {
+    console.warn(`@adkit/dev-ui: browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium, or set ADKIT_CHROMIUM).`);
+  }
+}
+
+describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
+  let server: DevUiServer;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await serveDevUi({ agents: [devAgent()], port: 0, context: { apiKey: SECRET } as never });
+    browser = await launchBrowser();
+    page = browser.page;
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageErrors.push(message.text());
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function send(text: string): Promise<void> {
+    await page.locator('#message').fill(text);
+    await page.locator('#message').press('Enter');
+  }
+
+  async function idle(): Promise<void> {
+    await page.locator('#status', { hasText: 'idle' }).waitFor();
+  }
+
+  it('opens the page on a new session of the agent', async () => {
+    await page.goto(server.url);
+    await idle();
+    expect(await page.locator('#app option').allTextContents()).toEqual(['assistant']);
+    expect(await page.locator('#user').inputValue()).toBe('user');
+    await snap(page, '01-open');
+  }, 30_000);
+
+  it('sends a message and shows the tool call, its result and the answer', async () => {
+    await send('What is the weather in Paris?');
+    const call = page.locator('.event .call[data-name="get_weather"]');
+    await call.waitFor();
+    expect(await call.locator('.json-tree').textContent()).toContain('"Paris"');
+    await page.locator('.event .response[data-name="get_weather"]').waitFor();
+    await page.locator('.event', { hasText: 'Done: get_weather' }).waitFor();
+    await idle();
+    await snap(page, '02-tool-call-and-answer');
+  }, 30_000);
+
+  it('draws two parallel calls overlapping on the timeline', async () => {
+    await send('compare trains and planes');
+    await page.locator('.event', { hasText: 'Done: slow_lookup' }).waitFor();
+    await idle();
+    const bars = page.locator('.tl-turn').first().locator('.bar.tool[data-name="slow_lookup"]:not(.open)');
+    await expect.poll(() => bars.count()).toBe(2);
+    // Both boxes in one step: the chart redraws while the timeline refreshes.
+    const [a, b] = await bars.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+    expect(a!.y).not.toBe(b!.y); // side by side: a row each
+    expect(a!.x < b!.x + b!.width && b!.x < a!.x + a!.width).toBe(true); // and overlapping in time
+    await snap(page, '03-parallel-calls-timeline');
+  }, 30_000);
+
+  it('HC-1, HC-7: approves a pending confirmation, and the tool runs', async () => {
+    await send('book a trip to Rome');
+    const card = page.locator('.card.confirm[data-tool="book_trip"]');
+    await card.waitFor();
+    expect(await card.locator('.exact-call').textContent()).toContain('"Rome"');
+    await idle();
+    // The call's interim answer reads as waiting, not as the error the model is told.
+    await page.locator('.event .response.asked[data-name="book_trip"]').waitFor();
+    expect(await page.locator('.event .response.error').count()).toBe(0);
+    await snap(page, '04-confirmation-card');
+    await card.locator('button.approve').click();
+    await page.locator('.event .response[data-name="book_trip"]', { hasText: 'BK-ROME' }).waitFor();
+    await page.locator('.event', { hasText: 'Done: book_trip' }).waitFor();
+    await idle();
+    await expect.poll(() => page.locator('.card.confirm').count()).toBe(0);
+    await snap(page, '05-approved-and-ran');
+  }, 30_000);
+
+  it('HC-7: rejects another; the model sees the rejection', async () => {
+    await send('book a trip to Oslo');
+    const card = page.locator('.card.confirm[data-tool="book_trip"]');
+    await card.waitFor();
+    await card.locator('button.reject').click();
+    const rejected = page.locator('.event .response.error[data-name="book_trip"]', { hasText: 'rejected' });
+    await rejected.waitFor();
+    expect(await rejected.locator('.error').textContent()).toContain('rejected');
+    expect(await rejected.evaluate((el) => getComputedStyle(el.querySelector('.error')!).color)).toBe('rgb(179, 38, 30)');
+    await idle();
+    expect(await page.locator('.response[data-name="book_trip"]', { hasText: 'BK-OSLO' }).count()).toBe(0);
+    await snap(page, '06-rejected');
+  }, 30_000);
+
+  it('HC-4: sends the edited payload with an approval; refuses a payload that is not JSON', async () => {
+    await send('5 vacation days please');
+    const card = page.locator('.card.confirm[data-tool="request_vacation_days"]');
+    await card.waitFor();
+    expect(await card.locator('.hint').textContent()).toBe('Approve 5 days?');
+    expect(JSON.parse(await card.locator('textarea.payload').inputValue())).toEqual({ days_approved: 5 });
+    await card.locator('textarea.payload').fill('{"days_approved": 3');
+    await card.locator('button.approve').click();
+    expect(await card.locator('.error').textContent()).toContain('not valid JSON');
+    await card.locator('textarea.payload').fill('{"days_approved": 3}');
+    await card.locator('button.approve').click();
+    await page.locator('.event .response[data-name="request_vacation_days"]', { hasText: '"Approved."' }).waitFor();
+    await page.locator('.event', { hasText: 'Done: request_vacation_days → {"status":"Approved.","days":3}' }).waitFor();
+    await idle();
+  }, 30_000);
+
+  it('LR: sends a long-running call its response from the form', async () => {
+    await send('reimburse my 480 dinner');
+    const card = page.locator('.card.long-running[data-tool="ask_for_approval"]');
+    await card.waitFor();
+    await idle();
+    expect(JSON.parse(await card.locator('textarea').inputValue())).toEqual({ status: 'pending', amount: 480, ticket: 'T-42' });
+    await snap(page, '07-long-running-card');
+    await card.locator('textarea').fill('{"status": "approved", "ticket": "T-42"}');
+    await card.locator('button.send-response').click();
+    const answer = page.locator('.event[data-author="user"] .response[data-name="ask_for_approval"]');
+    await answer.waitFor();
+    await page.locator('.event', { hasText: 'Noted: Update from function ask_for_approval: {"status":"approved","ticket":"T-42"}' }).waitFor();
+    await idle();
+    await expect.poll(() => page.locator('.card.long-running').count()).toBe(0);
+    await snap(page, '08-long-running-answered');
+  }, 30_000);
+
+  it('marks the pauses for approval and for a result on the timeline', async () => {
+    const approval = page.locator('.bar.wait[data-wait="approval"][data-name="request_vacation_days"]:not(.open)');
+    const result = page.locator('.bar.wait[data-wait="response"][data-name="ask_for_approval"]:not(.open)');
+    await expect.poll(() => approval.count()).toBe(1);
+    await expect.poll(() => result.count()).toBe(1);
+    // The approved call ran again after its wait, on the same row.
+    const row = page.locator('.tl-row', { has: approval });
+    expect(await row.locator('.bar.tool').count()).toBe(2);
+    await snap(page, '09-timeline-pauses');
+  }, 30_000);
+
+  it('shows HTML in a message and in a tool result as text, never as markup', async () => {
+    await send(`${XSS_HTML} html please`);
+    await page.locator('.event .response[data-name="echo_html"]').waitFor();
+    await page.locator('.event', { hasText: 'Done: echo_html' }).waitFor();
+    await idle();
+    const shown = await page.evaluate(() => ({
+      xss: (window as unknown as { __xss?: number }).__xss,
+      images: document.querySelectorAll('#events img:not(.inline-image)').length,
+      scripts: document.querySelectorAll('body script').length,
+      text: document.getElementById('events')!.innerText,
+    }));
+    expect(shown.xss).toBeUndefined();
+    expect(shown.images).toBe(0);
+    expect(shown.scripts).toBe(1); // the page's own
+    expect(shown.text).toContain(`${XSS_HTML} html please`);
+    expect(shown.text).toContain('<img src=x onerror=\\"window.__xss=1\\">');
+    await snap(page, '10-html-shown-as-text');
+  }, 30_000);
+
+  it('streams model text and a streaming tool\'s progress while the run goes on', async () => {
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __live: string[] }).__live = seen;
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes)
+            if (node instanceof HTMLElement && (node.classList.contains('streaming') || node.classList.contains('progress')))
+              seen.push(`${node.className} ${node.getAttribute('data-name') ?? ''} ${node.innerText}`);
+      }).observe(document.getElementById('events')!, { childList: true });
+    });
+    await send('plan 3 days');
+    await page.locator('.event', { hasText: 'Done: plan_trip' }).waitFor();
+    await send('hello there');
+    await page.locator('.event[data-author="assistant"]', { hasText: 'You said: hello there' }).waitFor();
+    await idle();
+    const live = await page.evaluate(() => (window as unknown as { __live: string[] }).__live);
+    expect(live.some((entry) => entry.startsWith('event progress plan_trip'))).toBe(true);
+    expect(live.some((entry) => entry.startsWith('event streaming'))).toBe(true);
+    expect(await page.locator('.event.streaming, .event.progress').count()).toBe(0);
+  }, 30_000);
+
+  it('shows a failing tool\'s error in red', async () => {
+    await send('try the flaky one');
+    const failed = page.locator('.event .response.error[data-name="flaky"]');
+    await failed.waitFor();
+    expect(await failed.locator('.error').textContent()).toContain('the flaky service is down');
+    await idle();
+  }, 30_000);
+
+  it('shows the state by scope and the artifacts: text and image viewed, HTML only downloaded', async () => {
+    await send('save a note');
+    await page.locator('.event', { hasText: 'Done: save_note' }).waitFor();
+    await idle();
+    await page.locator('[role=tab][data-tab="state"]').click();
+    const scope = (name: string) => page.locator(`#state .scope[data-scope="${name}"]`);
+    await scope('session').locator('tr[data-key="topic"]').waitFor();
+    expect(await scope('session').locator('tr[data-key="topic"] td').textContent()).toBe('"trains are greener"');
+    expect(await scope('session').locator('tr[data-key="__proto__"] td').textContent()).toContain('polluted');
+    expect(await scope('user').locator('tr[data-key="user:language"] td').textContent()).toBe('"en"');
+    expect(await scope('app').locator('tr[data-key="app:notes_saved"] td').textContent()).toBe('1');
+    await snap(page, '11-state');
+
+    await page.locator('[role=tab][data-tab="artifacts"]').click();
+    await page.locator('#artifacts .artifact[data-name="note.txt"] button.view').click();
+    await page.locator('#artifacts .preview pre', { hasText: 'trains are greener' }).waitFor();
+    await page.locator('#artifacts .artifact[data-name="pixel.png"] button.view').click();
+    const image = page.locator('#artifacts .preview img');
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+    await snap(page, '12-artifacts');
+    const html = await page.evaluate(async (href) => {
+      const response = await fetch(href!);
+      return { type: response.headers.get('content-type'), disposition: response.headers.get('content-disposition'), csp: response.headers.get('content-security-policy') };
+    }, await page.locator('#artifacts .artifact[data-name="page.html"] a').getAttribute('href'));
+    expect(html).toEqual({ type: 'application/octet-stream', disposition: 'attachment; filename="page.html"; filename*=UTF-8\'\'page.html', csp: "sandbox; default-src 'none'" });
+  }, 30_000);
+
+  it('shows the request the model last received, and no secret of the run context anywhere', async () => {
+    await page.locator('[role=tab][data-tab="request"]').click();
+    await page.locator('#request pre.instruction', { hasText: 'You help with travel.' }).waitFor();
+    const declared = await page.locator('#request .decl[data-name]').evaluateAll((els) => els.map((el) => el.getAttribute('data-name')));
+    expect(declared).toEqual(['get_weather', 'slow_lookup', 'book_trip', 'request_vacation_days', 'ask_for_approval', 'plan_trip', 'save_note', 'echo_html', 'flaky']);
+    expect(await page.locator('#request').textContent()).toContain('Long-running: ask_for_approval');
+    await snap(page, '13-model-request');
+    const everything = await page.evaluate(async () => {
+      const texts = [document.body.innerText];
+      const views = Array.from(document.querySelectorAll('#session option')).map((o) => (o as HTMLOptionElement).value);
+      for (const id of views) texts.push(await (await fetch(`api/apps/assistant/users/user/sessions/${encodeURIComponent(id)}`)).text());
+      return texts.join('\n');
+    });
+    expect(everything).not.toContain(SECRET);
+    expect(pageErrors).toEqual([]);
+  }, 30_000);
+});
