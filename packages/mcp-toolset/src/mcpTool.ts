@@ -3,7 +3,7 @@ import { BaseTool, ToolError, confirmationGate } from '@adkit/tool';
 import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { formatContent } from './formatContent.js';
 import type { MediaShelf } from './mediaShelf.js';
-import { linkedSignal } from './linkedSignal.js';
+import { requestSignal } from './requestSignal.js';
 import { requestError } from './requestError.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
 import { withoutMediaData } from './structuredOutput.js';
@@ -73,7 +73,7 @@ export class McpTool extends BaseTool {
       );
     const timeout = this.shared.timeoutMs;
     const onprogress = (progress: Progress) => ctx.reportProgress(progressReport(progress));
-    const { signal, release } = linkedSignal(ctx.signal);
+    const { signal, release } = requestSignal(ctx.signal);
     let result: CallToolResult;
     try {
       result = (await this.shared.connections

@@ -4,7 +4,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { embeddedResource, mediaLabel, type McpMedia } from './formatContent.js';
 import type { MediaShelf } from './mediaShelf.js';
 import type { McpSession } from './mcpSession.js';
-import { linkedSignal } from './linkedSignal.js';
+import { requestSignal } from './requestSignal.js';
 import { requestError } from './requestError.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
 
@@ -49,7 +49,7 @@ abstract class ResourceTool extends BaseTool {
 
   /** Runs `operation` on the session; failures become errors for the model, prefixed by `failed`. */
   protected async request<T>(ctx: ToolContext, failed: string, operation: (session: McpSession, options: RequestOptions) => Promise<T>): Promise<T> {
-    const { signal, release } = linkedSignal(ctx.signal);
+    const { signal, release } = requestSignal(ctx.signal);
     const options = { signal, timeout: this.shared.timeoutMs };
     try {
       return await this.shared.connections.connection(this.shared.headerSet).use((session) => operation(session, options), () => true);
