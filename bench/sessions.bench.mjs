@@ -19,7 +19,7 @@ import { SqliteSessionService } from '@adkit/session-sqlite';
 import pg from 'pg';
 import Type from 'typebox';
 import { findPostgresBin, HOW_TO_ENABLE, startCluster } from '../packages/session-postgres/test/support/pgCluster.mjs';
-import { counts, formatDuration, median, smoke } from './measure.mjs';
+import { counts, formatDuration, median } from './measure.mjs';
 import { loadPeer } from './peer.mjs';
 
 export const title = 'sessions: one function-call turn as the session grows, adkit vs @google/adk';
@@ -153,17 +153,17 @@ function peerStore(adk, z) {
 }
 
 /**
- * A Postgres server for the benchmarks: ADKIT_TEST_PG_URL, else (not in a smoke run) a throwaway
- * cluster when the binaries are installed. Each benchmark's tables go in a schema of its own,
- * dropped by `stop()`: `{url, schema(name), stop}`, or `{reason, stop}` when there is none.
+ * A Postgres server for the benchmarks: ADKIT_TEST_PG_URL, else a throwaway cluster when the
+ * binaries are installed. Each benchmark's tables go in a schema of its own, dropped by `stop()`:
+ * `{url, schema(name), stop}`, or `{reason, stop}` when there is none.
  */
 export async function postgresForBench() {
   const schemas = [];
   let url = process.env.ADKIT_TEST_PG_URL;
   let cluster;
   if (!url) {
-    const bin = smoke ? undefined : findPostgresBin();
-    if (!bin) return { reason: smoke ? 'a smoke run starts no Postgres cluster' : HOW_TO_ENABLE, stop: async () => {} };
+    const bin = findPostgresBin();
+    if (!bin) return { reason: HOW_TO_ENABLE, stop: async () => {} };
     cluster = await startCluster(bin);
     url = cluster.url;
   }
