@@ -54,15 +54,18 @@ export class McpSession {
       const url = new URL(http.url);
       const protocol = http.protocol ?? 'auto';
       const init = { requestInit: { headers: { ...headers } }, ...(http.fetch ? { fetch: http.fetch } : {}) };
-      if (protocol !== 'sse') {
+      if (protocol === 'sse') return McpSession.connect(new SSEClientTransport(url, init), settings);
+      try {
+        return await McpSession.connect(new StreamableHTTPClientTransport(url, init), settings);
+      } catch (error) {
+        if (protocol === 'streamable-http' || !isClientError(error)) throw error;
+        // A legacy HTTP+SSE server answers the Streamable HTTP POST with 4xx (spec, backwards compatibility).
         try {
-          return await McpSession.connect(new StreamableHTTPClientTransport(url, init), settings);
-        } catch (error) {
-          if (protocol === 'streamable-http' || !isClientError(error)) throw error;
-          // A legacy HTTP+SSE server answers the Streamable HTTP POST with 4xx (spec, backwards compatibility).
+          return await McpSession.connect(new SSEClientTransport(url, init), settings);
+        } catch (legacyError) {
+          throw new Error(`${errorMessage(error)}; as a legacy SSE server: ${errorMessage(legacyError)}`, { cause: legacyError });
         }
       }
-      return McpSession.connect(new SSEClientTransport(url, init), settings);
     }
     const given = (server as { transport: Transport | (() => Transport | Promise<Transport>) }).transport;
     if (typeof given === 'function') return McpSession.connect(await given(), settings);
@@ -180,7 +183,10 @@ async function listAllTools(client: Client, timeout: number): Promise<readonly S
   }
 }
 
-/** A Streamable HTTP answer with a 4xx status (what a legacy SSE-only server sends). */
+/**
+ * A Streamable HTTP answer with a 4xx status (what a legacy SSE-only server sends), other than
+ * 401 and 403: a server refusing the credentials would refuse them over SSE too.
+ */
 function isClientError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return (
@@ -188,7 +194,9 @@ function isClientError(error: unknown): boolean {
     error.message.startsWith('Streamable HTTP error:') &&
     typeof code === 'number' &&
     code >= 400 &&
-    code < 500
+    code < 500 &&
+    code !== 401 &&
+    code !== 403
   );
 }
 

@@ -2,8 +2,10 @@
 // (forced by the loopback preload, checked in /proc/net), and an SDK-built Streamable HTTP
 // server for sessions and per-user headers. Bad input tried: a server that forgot the session
 // (restart), headers(ctx) that throws, a header value with CR/LF, a header the transport owns,
-// more users than maxSessions.
+// more users than maxSessions, a URL answering 401, a URL that is no MCP server.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ToolContext } from '@adkit/flow';
 import { createToolContext } from '@adkit/flow/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -70,6 +72,30 @@ describe('server-everything over Streamable HTTP and legacy SSE', { timeout: 20_
     const strict = mcpToolset({ url: sse.url, protocol: 'streamable-http' });
     await expect(strict.tools(ctx())).rejects.toThrow(/^failed to list MCP tools: failed to init MCP session: Streamable HTTP error: Error POSTing to endpoint/);
     await strict.close();
+  });
+});
+
+describe('servers that are not what the URL promised', () => {
+  it('a 401 is reported as is (no SSE attempt); a URL that is no MCP server reports both attempts', async () => {
+    const requests: string[] = [];
+    const http = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      if (req.url === '/private') res.writeHead(401).end('who are you?');
+      else res.writeHead(404).end('no such page');
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    const guarded = mcpToolset({ url: `${base}/private` });
+    await expect(guarded.tools(ctx())).rejects.toThrow(
+      'failed to list MCP tools: failed to init MCP session: Streamable HTTP error: Error POSTing to endpoint: who are you?',
+    );
+    expect(requests).toEqual(['POST /private']);
+    const nothing = mcpToolset({ url: `${base}/nothing` });
+    await expect(nothing.tools(ctx())).rejects.toThrow(
+      /^failed to list MCP tools: failed to init MCP session: Streamable HTTP error: Error POSTing to endpoint: no such page; as a legacy SSE server: SSE error: /,
+    );
+    await Promise.all([guarded.close(), nothing.close()]);
+    await new Promise<void>((resolve) => http.close(() => resolve()));
   });
 });
 
