@@ -1,5 +1,5 @@
 import { createConfirmationReply } from '@adkit/confirmation';
-import { createUserContent, errorMessage, type Content, type Logger, type RunContext } from '@adkit/flow';
+import { createUserContent, errorMessage, toJsonValue, type Content, type Logger, type RunContext } from '@adkit/flow';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
@@ -195,6 +195,8 @@ export function createDevUiApp(options: DevUiAppOptions): { app: Hono; closeStre
     if (body instanceof Response) return body;
     if (typeof body.callId !== 'string' || typeof body.confirmed !== 'boolean')
       return c.json({ error: 'Send {"callId": "<the confirmation request id>", "confirmed": true|false, "payload"?: …}.' }, 400);
+    const problem = valueProblem(body.payload, 'payload');
+    if (problem) return c.json({ error: problem }, 400);
     const request = pendingCalls(found.session.events).confirmations.find((entry) => entry.call.id === body.callId);
     if (!request) return c.json({ error: `No confirmation "${clipString(body.callId, 200)}" waits in this session (answered already?).` }, 409);
     const decision = body.payload === undefined ? { confirmed: body.confirmed } : { confirmed: body.confirmed, payload: body.payload };
@@ -209,6 +211,8 @@ export function createDevUiApp(options: DevUiAppOptions): { app: Hono; closeStre
     const response = body.response;
     if (typeof body.callId !== 'string' || !response || typeof response !== 'object' || Array.isArray(response))
       return c.json({ error: 'Send {"callId": "<the long-running call id>", "response": {…}} (the response is a JSON object).' }, 400);
+    const problem = valueProblem(response, 'response');
+    if (problem) return c.json({ error: problem }, 400);
     const pending = pendingCalls(found.session.events).longRunning.find((entry) => entry.call.id === body.callId);
     if (!pending) return c.json({ error: `No long-running call "${clipString(body.callId, 200)}" waits in this session.` }, 409);
     const { id, name } = pending.call;
@@ -305,4 +309,17 @@ async function jsonBody(c: Context): Promise<Record<string, unknown> | Response>
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) return c.json({ error: 'The body must be a JSON object.' }, 400);
   return body as Record<string, unknown>;
+}
+
+/**
+ * Why a value from the page cannot go into the session, or `undefined`: nesting deeper than the
+ * flow accepts (`MAX_VALUE_DEPTH`) would be stored and then break every later request of the session.
+ */
+function valueProblem(value: unknown, what: string): string | undefined {
+  try {
+    toJsonValue(value);
+    return undefined;
+  } catch (error) {
+    return `The ${what} cannot be sent: ${clipString(errorMessage(error), 300)}.`;
+  }
 }

@@ -43,8 +43,8 @@ export interface TimelineTurn {
   dropped: number;
 }
 
-/** What changed, for whoever shows it. */
-export type RecorderChange = 'timeline' | 'request' | 'run';
+/** What changed, for whoever shows it: the timeline, the last request, or the session (a run ended). */
+export type RecorderChange = 'timeline' | 'request' | 'session';
 
 /** Limits on what a recorder keeps in memory. */
 export interface RecorderLimits {
@@ -112,7 +112,7 @@ export class TimelineRecorder {
           span.end = at;
           open.delete(id);
         }
-    this.emit(ref, 'run');
+    this.emit(ref, 'session');
   }
 
   modelStarted(ref: SessionRef, invocationId: string, agent: string, request: LlmRequest, at: number): void {

@@ -86,7 +86,7 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await snap(page, '03-parallel-calls-timeline');
   }, 30_000);
 
-  it('HC-1, HC-7: approves a pending confirmation, and the tool runs', async () => {
+  it('HC-7, HC-10: approves a pending confirmation, and the tool runs (HC-3: its interim error reads as waiting)', async () => {
     await send('book a trip to Rome');
     const card = page.locator('.card.confirm[data-tool="book_trip"]');
     await card.waitFor();
@@ -104,7 +104,7 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await snap(page, '05-approved-and-ran');
   }, 30_000);
 
-  it('HC-7: rejects another; the model sees the rejection', async () => {
+  it('HC-9: rejects another; the model sees the rejection', async () => {
     await send('book a trip to Oslo');
     const card = page.locator('.card.confirm[data-tool="book_trip"]');
     await card.waitFor();
@@ -118,7 +118,7 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await snap(page, '06-rejected');
   }, 30_000);
 
-  it('HC-4: sends the edited payload with an approval; refuses a payload that is not JSON', async () => {
+  it('HC-1, HC-10: sends the edited payload with an approval; refuses a payload that is not JSON', async () => {
     await send('5 vacation days please');
     const card = page.locator('.card.confirm[data-tool="request_vacation_days"]');
     await card.waitFor();
@@ -134,7 +134,7 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await idle();
   }, 30_000);
 
-  it('LR: sends a long-running call its response from the form', async () => {
+  it('FT-6, FL-8: sends a long-running call its response from the form', async () => {
     await send('reimburse my 480 dinner');
     const card = page.locator('.card.long-running[data-tool="ask_for_approval"]');
     await card.waitFor();

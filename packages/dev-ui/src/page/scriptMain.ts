@@ -151,7 +151,7 @@ function onMessage(message) {
       later('view', 30, loadView);
     }
   } else if (message.type === 'timeline') later('timeline', 120, loadTimeline);
-  else if (message.type === 'request') later('view', 400, loadView);
+  else if (message.type === 'request' || message.type === 'session') later('view', 300, loadView);
 }
 
 function loadView() {
