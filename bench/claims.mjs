@@ -15,12 +15,26 @@ function time(row) {
 
 /** `4.80× faster` or `1.20× slower`: how much less time adkit takes than `other`. */
 function faster(adkitNs, otherNs) {
+  if (adkitNs <= 0) return 'adkit adds nothing measurable';
   return otherNs >= adkitNs ? `${(otherNs / adkitNs).toFixed(2)}× faster` : `${(adkitNs / otherNs).toFixed(2)}× slower`;
 }
 
 /** One line of the table. */
 function line({ measure, adkit, anchor, ratio, goal, met, profile }) {
   return { measure, adkit, anchor, ratio, goal, status: met ? 'met' : 'missed', profile };
+}
+
+/** A line whose goal is to be `times`× faster than @google/adk (`peer`). */
+function fasterThanPeer({ measure, adkit, peer, anchor = '@google/adk', times, profile }) {
+  return line({
+    measure,
+    adkit: time(adkit),
+    anchor: `${anchor}: ${time(peer)}`,
+    ratio: faster(adkit.ns, peer.ns),
+    goal: `≥ ${times}× faster`,
+    met: peer.ns / adkit.ns >= times,
+    profile,
+  });
 }
 
 /**
@@ -50,15 +64,7 @@ export const claims = [
       const [adkit, peer, bare] = [find('toolCall.adkit'), find('toolCall.peer'), find('toolCall.bare')];
       const profile = { file: 'functionTool.bench.mjs', workload: 'call' };
       return [
-        line({
-          measure: 'validated 5-field function-tool call, vs @google/adk',
-          adkit: time(adkit),
-          anchor: `@google/adk FunctionTool (zod): ${time(peer)}`,
-          ratio: faster(adkit.ns, peer.ns),
-          goal: '≥ 4× faster',
-          met: peer.ns / adkit.ns >= 4,
-          profile,
-        }),
+        fasterThanPeer({ measure: 'validated 5-field function-tool call, vs @google/adk', adkit, peer, anchor: '@google/adk FunctionTool (zod)', times: 4, profile }),
         line({
           measure: 'validated 5-field function-tool call, vs a bare handler call',
           adkit: time(adkit),
@@ -76,17 +82,8 @@ export const claims = [
     lines(results) {
       const find = benchRows(results, 'peerAdk');
       const [adkit, peer] = [find('turn.adkit'), find('turn.peer')];
-      return [
-        line({
-          measure: 'one function call through a whole runner turn (same scripted model)',
-          adkit: time(adkit),
-          anchor: `@google/adk: ${time(peer)}`,
-          ratio: faster(adkit.ns, peer.ns),
-          goal: '≥ 6× faster',
-          met: peer.ns / adkit.ns >= 6,
-          profile: { file: 'peerAdk.bench.mjs', workload: 'turn' },
-        }),
-      ];
+      const measure = 'one function call through a whole runner turn (same scripted model)';
+      return [fasterThanPeer({ measure, adkit, peer, times: 6, profile: { file: 'peerAdk.bench.mjs', workload: 'turn' } })];
     },
   },
   {
@@ -96,7 +93,8 @@ export const claims = [
       return [20, 100].map((n) => {
         const [adkit, peer] = [find(`declarations.${n}.adkit`), find(`declarations.${n}.peer`)];
         const fastEnough = adkit.ns <= 200;
-        const ratioMet = peer.ns / adkit.ns >= 50;
+        // A difference at or below zero: adkit's cost is under the noise, so any positive peer cost is ≥ 50×.
+        const ratioMet = adkit.ns <= 0 ? peer.ns > 0 : peer.ns / adkit.ns >= 50;
         return line({
           measure: `tool declarations per model step, ${n} tools (per tool per step)`,
           adkit: time(adkit),
@@ -114,7 +112,7 @@ export const claims = [
     lines(results) {
       const find = benchRows(results, 'parallelTools');
       const [adkit, peer] = [find('parallel.adkit'), find('parallel.peer')];
-      const goalMs = adkit.delayMs * 1.025;
+      const goalMs = Math.round(adkit.delayMs * 1.025 * 100) / 100;
       return [
         line({
           measure: `two ${adkit.delayMs} ms tools in one turn, wall time`,
@@ -132,17 +130,8 @@ export const claims = [
     lines(results) {
       const find = benchRows(results, 'concurrentSessions');
       const [adkit, peer] = [find('sessions200.adkit'), find('sessions200.peer')];
-      return [
-        line({
-          measure: adkit.case.replace(/^adkit: /, ''),
-          adkit: time(adkit),
-          anchor: `@google/adk: ${time(peer)}`,
-          ratio: faster(adkit.ns, peer.ns),
-          goal: '≥ 4× faster',
-          met: peer.ns / adkit.ns >= 4,
-          profile: { file: 'concurrentSessions.bench.mjs', workload: 'sessions' },
-        }),
-      ];
+      const measure = adkit.case.replace(/^adkit: /, '');
+      return [fasterThanPeer({ measure, adkit, peer, times: 4, profile: { file: 'concurrentSessions.bench.mjs', workload: 'sessions' } })];
     },
   },
   {

@@ -3,31 +3,11 @@
 // zod). Issue #18: adkit ≥ 4× faster than @google/adk and ≤ 2× the bare handler.
 import { createToolContext } from '@adkit/flow/testing';
 import { functionTool } from '@adkit/function-tool';
-import Type from 'typebox';
+import { handler, parameters, validArguments as pool, zodParameters } from './fiveFields.mjs';
 import { alternate, measure } from './measure.mjs';
 import { loadPeer, versus } from './peer.mjs';
 
 export const title = 'function tool: a validated call vs the bare handler and @google/adk';
-
-const parameters = Type.Object({
-  name: Type.String({ minLength: 1 }),
-  age: Type.Integer({ minimum: 0, maximum: 150 }),
-  score: Type.Number(),
-  active: Type.Boolean(),
-  tags: Type.Array(Type.String(), { maxItems: 10 }),
-});
-
-/** The same five fields in zod, for @google/adk. */
-const zodParameters = (z) =>
-  z.object({
-    name: z.string().min(1),
-    age: z.number().int().min(0).max(150),
-    score: z.number(),
-    active: z.boolean(),
-    tags: z.array(z.string()).max(10),
-  });
-
-const handler = async (args) => ({ greeting: args.name, next: args.age + 1 });
 
 export async function run() {
   const peer = loadPeer();
@@ -35,7 +15,6 @@ export async function run() {
   const tool = functionTool({ name: 'profile', description: 'Summarises a profile.', parameters, execute: handler });
   const peerTool = new FunctionTool({ name: 'profile', description: 'Summarises a profile.', parameters: zodParameters(z), execute: handler });
   const ctx = createToolContext();
-  const pool = Array.from({ length: 1024 }, (_, i) => ({ name: `n${i}`, age: i % 150, score: i / 7, active: i % 2 === 0, tags: ['a', `t${i}`] }));
   const invalid = pool.map((args) => ({ ...args, age: 'not a number' }));
 
   // Sanity: all three compute the same thing, and both tools refuse what they should.

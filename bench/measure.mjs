@@ -97,12 +97,11 @@ export function formatDuration(ns) {
 /** The lowest and highest round, in the unit of the median: `1.20–1.31 µs`. */
 export function formatSpread(samples) {
   if (!samples || samples.length < 2) return '';
-  const low = Math.min(...samples);
-  const high = Math.max(...samples);
-  const [, unit] = formatDuration(median(samples)).split(' ');
+  const [, unit] = formatDuration(Math.abs(median(samples))).split(' ');
   const scale = { s: 1e9, ms: 1e6, 'µs': 1e3, ns: 1 }[unit];
   const digits = unit === 'ns' ? 1 : 2;
-  return `${(low / scale).toFixed(digits)}–${(high / scale).toFixed(digits)} ${unit}`;
+  const number = (ns) => `${ns < 0 ? '−' : ''}${(Math.abs(ns) / scale).toFixed(digits)}`;
+  return `${number(Math.min(...samples))}–${number(Math.max(...samples))} ${unit}`;
 }
 
 /** Bytes in megabytes as `du -h` counts them (1 MB = 2^20 bytes). */

@@ -88,6 +88,7 @@ export async function runTurn(runner, sessionId, newMessage) {
 
 /** How adkit compares with the peer, in words: `adkit is 4.80× faster`. */
 export function versus(adkitNs, peerNs) {
+  if (adkitNs <= 0) return 'adkit adds nothing measurable';
   return peerNs >= adkitNs ? `adkit is ${(peerNs / adkitNs).toFixed(2)}× faster` : `adkit is ${(adkitNs / peerNs).toFixed(2)}× slower`;
 }
 

@@ -72,9 +72,10 @@ export function markdownReport({ rows, claims, info, loadAfter, failures, durati
   const out = [
     '# adkit benchmark results',
     '',
-    `Written by \`pnpm bench\` (bench/run.mjs); do not edit by hand. ${info.date.slice(0, 10)}, Node ${info.node}, ${info.cpu} × ${cores} cores, ${info.memory} RAM, ${info.os}; adkit at commit ${info.commit || 'unknown'}${info.dirty ? ' with uncommitted changes' : ''}.`,
+    'Written by `pnpm bench` (bench/run.mjs); do not edit by hand. The root README quotes the claims below.',
     '',
-    `Load average (1 min) at the start ${info.load[0].toFixed(2)}, at the end ${loadAfter[0].toFixed(2)}, on ${cores} cores.` +
+    `Measured ${info.date.slice(0, 10)} on ${info.cpu} × ${cores} cores, ${info.memory} RAM, ${info.os}, Node ${info.node}; adkit at commit ${info.commit || 'unknown'}${info.dirty ? ' with uncommitted changes' : ''}. ` +
+      `Load average (1 min) at the start ${info.load[0].toFixed(2)}, at the end ${loadAfter[0].toFixed(2)}, on ${cores} cores.` +
       (busiest > cores * 0.75
         ? ' **The machine was busy with other work during this run**, so absolute times are higher than on an idle machine and vary more; ratios are steadier, because each case runs in rounds that alternate with its anchor, so both see the same load.'
         : ''),
@@ -106,4 +107,33 @@ export function markdownReport({ rows, claims, info, loadAfter, failures, durati
   }
   out.push('', '## Run', '', `Seconds per bench: ${durations.map(({ bench, seconds }) => `${bench} ${seconds.toFixed(0)}`).join(', ')}; total ${durations.reduce((t, d) => t + d.seconds, 0).toFixed(0)} s.`, '');
   return out.join('\n');
+}
+
+const QUOTE_START = '<!-- quoted from bench/RESULTS.md by `pnpm bench`: do not edit by hand -->';
+const QUOTE_END = '<!-- end of the quote from bench/RESULTS.md -->';
+
+/** What the root README quotes from RESULTS.md: the "Measured …" paragraph and the claims table. */
+export function speedQuote(results) {
+  const lines = results.split('\n');
+  const measured = lines.find((line) => line.startsWith('Measured '));
+  const start = lines.indexOf('| measure | adkit | anchor | ratio | goal | result |');
+  if (!measured || start < 0) throw new Error('RESULTS.md has no "Measured …" line or no claims table');
+  let end = start;
+  while (end < lines.length && lines[end].startsWith('|')) end++;
+  return [QUOTE_START, measured, '', ...lines.slice(start, end), QUOTE_END].join('\n');
+}
+
+/** `readme` with its quote of RESULTS.md (between the markers) replaced by `speedQuote(results)`. */
+export function withSpeedQuote(readme, results) {
+  const from = readme.indexOf(QUOTE_START);
+  const to = readme.indexOf(QUOTE_END);
+  if (from < 0 || to < from) throw new Error(`README.md has no quote markers: add ${QUOTE_START} and ${QUOTE_END} to its Speed section`);
+  return readme.slice(0, from) + speedQuote(results) + readme.slice(to + QUOTE_END.length);
+}
+
+/** The quote of RESULTS.md the README holds now, markers included. */
+export function currentSpeedQuote(readme) {
+  const from = readme.indexOf(QUOTE_START);
+  const to = readme.indexOf(QUOTE_END);
+  return from < 0 || to < from ? undefined : readme.slice(from, to + QUOTE_END.length);
 }

@@ -1,18 +1,18 @@
 // `pnpm bench`: runs every bench/*.bench.mjs in name order, checks the claims of issue #18 against
 // their rows (claims.mjs), profiles adkit where it misses a goal (cpuProfile.mjs), prints the
-// table and writes bench/RESULTS.md.
+// table, writes bench/RESULTS.md and updates the root README's quote of its claims table.
 //
 //   node --expose-gc run.mjs [filter] [--out <file>] [--json <file>]
 //
 // With a filter, only the files whose name contains it run, and RESULTS.md is not written unless
 // --out names a file; --json writes the rows and claims as JSON. ADKIT_BENCH_SMOKE=1 makes a smoke
 // run (tiny counts, never installs the peer, writes only what --out and --json name).
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { evaluateClaims } from './claims.mjs';
 import { profileWorkload } from './cpuProfile.mjs';
 import { smoke } from './measure.mjs';
-import { consoleReport, machine, markdownReport } from './report.mjs';
+import { consoleReport, machine, markdownReport, withSpeedQuote } from './report.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const args = process.argv.slice(2);
@@ -20,7 +20,8 @@ const option = (name) => {
   const at = args.indexOf(name);
   return at < 0 ? undefined : args.splice(at, 2)[1];
 };
-const out = option('--out') ?? (args.length === 0 && !smoke ? `${here}RESULTS.md` : undefined);
+const fullRun = args.length === 0 && !smoke;
+const out = option('--out') ?? (fullRun ? `${here}RESULTS.md` : undefined);
 const json = option('--json');
 const [only] = args;
 /** How long a profile's workload runs. */
@@ -82,8 +83,14 @@ for (const claim of claims.filter((c) => c.status === 'missed' && c.profile)) {
 const loadAfter = machine().load;
 console.log(consoleReport({ rows, claims, info }));
 if (out) {
-  await writeFile(out, markdownReport({ rows, claims, info, loadAfter, failures, durations, smoke }));
+  const markdown = markdownReport({ rows, claims, info, loadAfter, failures, durations, smoke });
+  await writeFile(out, markdown);
   console.log(`wrote ${out}`);
+  if (fullRun) {
+    const readme = `${here}../README.md`;
+    await writeFile(readme, withSpeedQuote(await readFile(readme, 'utf8'), markdown));
+    console.log(`updated the Speed section of ${readme}`);
+  }
 }
 if (json) {
   const plain = claims.map(({ profileSummary, ...claim }) => ({ ...claim, profiled: profileSummary !== undefined }));

@@ -1,28 +1,23 @@
 // What tools cost every model step: a turn with one model step (the model answers at once) for an
-// agent with 0, 20 and 100 function tools (the 5-field schema of functionTool.bench.mjs, distinct
-// names), in each framework, all in alternating rounds. Per tool per step = (turn with N tools −
-// turn with none) / N, round by round; each timed call also creates its session, which the
-// difference cancels. Issue #18: ≤ 0.2 µs per tool per step, ≥ 50× faster than @google/adk.
+// agent with N function tools (the 5-field schema of functionTool.bench.mjs, distinct names)
+// against the same turn for an agent with none, in each framework. The two turns alternate call by
+// call, so that both see the same machine load, and each is timed on its own; per tool per step =
+// (time with N tools − time with none) / N, per round. Each timed turn also creates its session,
+// which the difference cancels. Issue #18: ≤ 0.2 µs per tool per step, ≥ 50× faster than
+// @google/adk.
 import { InMemoryRunner, LlmAgent } from '@adkit/flow';
 import { functionTool } from '@adkit/function-tool';
-import Type from 'typebox';
-import { alternate, counts, median } from './measure.mjs';
+import { parameters, zodParameters } from './fiveFields.mjs';
+import { counts, median } from './measure.mjs';
 import { loadPeer, runTurn, scriptedReply, userMessage, versus } from './peer.mjs';
 
 export const title = 'tool declarations: what 20 and 100 tools add to a model step, adkit vs @google/adk';
 
 const SIZES = [20, 100];
-/** The agents measured: no tools (the baseline), then each size. */
-const TOOL_COUNTS = [0, ...SIZES];
-const OPTIONS = { warmup: counts(50, 1), rounds: counts(7, 2), minMs: counts(300, 0), batch: counts(5, 1) };
+const ROUNDS = counts(15, 2);
+/** Turn pairs per round and for warm-up, per framework: @google/adk's turns are ~50× slower. */
+const PAIRS = { adkit: { warmup: counts(1_000, 1), batch: counts(400, 2) }, peer: { warmup: counts(40, 1), batch: counts(15, 2) } };
 
-const parameters = Type.Object({
-  name: Type.String({ minLength: 1 }),
-  age: Type.Integer({ minimum: 0, maximum: 150 }),
-  score: Type.Number(),
-  active: Type.Boolean(),
-  tags: Type.Array(Type.String(), { maxItems: 10 }),
-});
 const execute = async (args) => ({ greeting: args.name });
 
 /** How many function declarations a request carries (both frameworks use the genai shape). */
@@ -43,14 +38,7 @@ function adkitTurns(count) {
 }
 
 function peerTurns(adk, z, count) {
-  const zodParameters = z.object({
-    name: z.string().min(1),
-    age: z.number().int().min(0).max(150),
-    score: z.number(),
-    active: z.boolean(),
-    tags: z.array(z.string()).max(10),
-  });
-  const tools = Array.from({ length: count }, (_, i) => new adk.FunctionTool({ name: `tool_${i}`, description: `Tool number ${i}.`, parameters: zodParameters, execute }));
+  const tools = Array.from({ length: count }, (_, i) => new adk.FunctionTool({ name: `tool_${i}`, description: `Tool number ${i}.`, parameters: zodParameters(z), execute }));
   let seen;
   class Model extends adk.BaseLlm {
     constructor() {
@@ -73,45 +61,77 @@ async function turn(runner, i) {
   await runTurn(runner, `s${i}`, userMessage);
 }
 
+/**
+ * Times `base(i)` and `withTools(i)` call by call, alternately (which goes first alternates too),
+ * for ROUNDS rounds of `batch` pairs after `warmup` pairs, a GC before each round. Resolves to
+ * `{base, withTools, perTool}`, each `{ns, samples}`: per turn, and per tool (÷ `tools`).
+ */
+async function paired(base, withTools, tools, { warmup, batch }) {
+  for (let i = 0; i < warmup; i++) {
+    await base(i);
+    await withTools(i);
+  }
+  const samples = { base: [], withTools: [], perTool: [] };
+  let call = warmup;
+  for (let round = 0; round < ROUNDS; round++) {
+    globalThis.gc?.();
+    let baseNs = 0n;
+    let withNs = 0n;
+    for (let k = 0; k < batch; k++, call++) {
+      const first = k % 2 === 0 ? base : withTools;
+      const second = first === base ? withTools : base;
+      const t0 = process.hrtime.bigint();
+      await first(call);
+      const t1 = process.hrtime.bigint();
+      await second(call);
+      const t2 = process.hrtime.bigint();
+      if (first === base) [baseNs, withNs] = [baseNs + t1 - t0, withNs + t2 - t1];
+      else [baseNs, withNs] = [baseNs + t2 - t1, withNs + t1 - t0];
+    }
+    samples.base.push(Number(baseNs) / batch);
+    samples.withTools.push(Number(withNs) / batch);
+    samples.perTool.push((Number(withNs) - Number(baseNs)) / batch / tools);
+  }
+  const result = (list) => ({ ns: median(list), samples: list });
+  return { base: result(samples.base), withTools: result(samples.withTools), perTool: result(samples.perTool) };
+}
+
+/** Checks that every model step of `side` declared exactly `count` tools. */
+function checkDeclared(side, count) {
+  if (side.seen() !== count) throw new Error(`a step declared ${side.seen()} tools, not ${count}`);
+}
+
 export async function run() {
   const peer = loadPeer();
   const [adk, { z }] = await Promise.all([peer.adk, peer.zod]);
-  const sides = [...TOOL_COUNTS.map((n) => adkitTurns(n)), ...TOOL_COUNTS.map((n) => peerTurns(adk, z, n))];
-  const results = await alternate(
-    sides.map((side) => side.turn),
-    OPTIONS,
-  );
-  // Sanity: every model step saw exactly the agent's tools.
-  for (const [k, side] of sides.entries())
-    if (side.seen() !== TOOL_COUNTS[k % TOOL_COUNTS.length]) throw new Error(`a step declared ${side.seen()} tools, not ${TOOL_COUNTS[k % TOOL_COUNTS.length]}`);
-
-  const perTool = (offset, n) => {
-    const base = results[offset];
-    const withTools = results[offset + TOOL_COUNTS.indexOf(n)];
-    const samples = withTools.samples.map((ns, round) => (ns - base.samples[round]) / n);
-    return { ns: median(samples), samples };
-  };
   const rows = [];
+  const info = [];
   for (const n of SIZES) {
-    const ours = perTool(0, n);
-    const theirs = perTool(TOOL_COUNTS.length, n);
+    const sides = { adkit: [adkitTurns(0), adkitTurns(n)], peer: [peerTurns(adk, z, 0), peerTurns(adk, z, n)] };
+    const ours = await paired(sides.adkit[0].turn, sides.adkit[1].turn, n, PAIRS.adkit);
+    const theirs = await paired(sides.peer[0].turn, sides.peer[1].turn, n, PAIRS.peer);
+    for (const [base, withTools] of Object.values(sides)) {
+      checkDeclared(base, 0);
+      checkDeclared(withTools, n);
+    }
     rows.push(
-      { id: `declarations.${n}.adkit`, case: `adkit: per tool per model step, ${n} tools`, ...ours, note: `turn with ${n} tools − turn with none, ÷ ${n}` },
+      { id: `declarations.${n}.adkit`, case: `adkit: per tool per model step, ${n} tools`, ...ours.perTool, note: `(turn with ${n} tools − turn with none) ÷ ${n}` },
       {
         id: `declarations.${n}.peer`,
         case: `@google/adk ${peer.version}: per tool per model step, ${n} tools`,
-        ...theirs,
-        ratio: theirs.ns / ours.ns,
-        note: versus(ours.ns, theirs.ns),
+        ...theirs.perTool,
+        ratio: theirs.perTool.ns / ours.perTool.ns,
+        note: versus(ours.perTool.ns, theirs.perTool.ns),
       },
     );
-  }
-  for (const [k, n] of TOOL_COUNTS.entries())
-    rows.push(
-      { case: `adkit: a one-step turn with ${n} tools (session creation included)`, ...results[k], note: 'for information' },
-      { case: `@google/adk ${peer.version}: a one-step turn with ${n} tools (session creation included)`, ...results[TOOL_COUNTS.length + k], note: 'for information' },
+    info.push(
+      { case: `adkit: a one-step turn with no tools (paired with ${n} tools; session creation included)`, ...ours.base, note: 'for information' },
+      { case: `adkit: a one-step turn with ${n} tools (session creation included)`, ...ours.withTools, note: 'for information' },
+      { case: `@google/adk ${peer.version}: a one-step turn with no tools (paired with ${n} tools)`, ...theirs.base, note: 'for information' },
+      { case: `@google/adk ${peer.version}: a one-step turn with ${n} tools`, ...theirs.withTools, note: 'for information' },
     );
-  return rows;
+  }
+  return [...rows, ...info];
 }
 
 /** Workloads for a CPU profile (profile.mjs) when adkit misses a goal here: each runs for `ms`. */
