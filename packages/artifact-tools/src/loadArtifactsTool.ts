@@ -32,9 +32,9 @@ class LoadArtifactsTool extends BaseTool {
     const unknown = names.filter((name) => !available.has(name));
     if (unknown.length > 0)
       throw new ToolError(
-        `Unknown artifact${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => JSON.stringify(n)).join(', ')}. ` +
+        `Unknown artifact${unknown.length > 1 ? 's' : ''}: ${someNames(unknown)}. ` +
           (available.size > 0
-            ? `Available: ${[...available].map((n) => JSON.stringify(n)).join(', ')}. Call load_artifacts with names from this list.`
+            ? `Available: ${someNames([...available])}. Call load_artifacts with names from this list.`
             : 'This session has no artifacts.'),
         { toolName: NAME, code: 'INVALID_ARGUMENTS' },
       );
@@ -79,14 +79,13 @@ class LoadArtifactsTool extends BaseTool {
  * `load_artifacts` call made beside other calls is served too.
  */
 function requestedNames(last: Content | undefined): string[] {
-  const names: string[] = [];
+  const names = new Set<string>();
   for (const part of last?.parts ?? []) {
     const response = part.functionResponse;
     if (response?.name !== NAME || !response.response || !Object.hasOwn(response.response, 'artifact_names')) continue;
-    for (const name of artifactNames(response.response.artifact_names, (message) => new Error(message)))
-      if (!names.includes(name)) names.push(name);
+    for (const name of artifactNames(response.response.artifact_names, (message) => new Error(message))) names.add(name);
   }
-  return names;
+  return [...names];
 }
 
 /** `artifact_names` as a list of strings, once each; missing or null is an empty list (BT-1). */
@@ -94,12 +93,22 @@ function artifactNames(value: unknown, fail: (message: string) => Error): string
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value))
     throw fail(`artifact_names must be a list of artifact names, got ${kindOf(value)}; call load_artifacts with {"artifact_names": ["report.txt"]}.`);
-  const names: string[] = [];
+  // A Set: a model can send 100,000 names, and a quadratic check would stall the process.
+  const names = new Set<string>();
   value.forEach((name: unknown, i) => {
     if (typeof name !== 'string') throw fail(`invalid artifact name type at index ${i}: ${kindOf(name)}, expected string`);
-    if (!names.includes(name)) names.push(name);
+    names.add(name);
   });
-  return names;
+  return [...names];
+}
+
+/** How many names an error message lists before it says how many more there are. */
+const LISTED_NAMES = 20;
+
+/** The names quoted, the first 20 of them and a count of the rest, so an error stays short. */
+function someNames(names: readonly string[]): string {
+  const listed = names.slice(0, LISTED_NAMES).map((n) => JSON.stringify(n)).join(', ');
+  return names.length > LISTED_NAMES ? `${listed} and ${names.length - LISTED_NAMES} more` : listed;
 }
 
 function kindOf(value: unknown): string {

@@ -20,10 +20,12 @@ export function partForModel(part: Part | undefined, name: string): Part {
   if (part === undefined) return { text: `[Artifact: ${JSON.stringify(name)} was not found. It may have been deleted.]` };
   const blob = part.inlineData;
   if (!blob) {
-    if (part.text !== undefined && Buffer.byteLength(part.text) > MAX_TEXT_ARTIFACT_BYTES)
+    if (part.text !== undefined && Buffer.byteLength(part.text) > MAX_TEXT_ARTIFACT_BYTES) {
+      const head = headChars(part.text, TEXT_ARTIFACT_HEAD_BYTES);
       return {
-        text: `${part.text.slice(0, TEXT_ARTIFACT_HEAD_BYTES)}\n[Artifact ${JSON.stringify(name)} is ${Buffer.byteLength(part.text)} bytes; the first ${TEXT_ARTIFACT_HEAD_BYTES} characters are shown above.]`,
+        text: `${head}\n[Artifact ${JSON.stringify(name)} is ${Buffer.byteLength(part.text)} bytes; the first ${head.length} characters are shown above.]`,
       };
+    }
     return part;
   }
   const mimeType = normalizeMimeType(blob.mimeType) || 'application/octet-stream';
@@ -36,10 +38,9 @@ export function partForModel(part: Part | undefined, name: string): Part {
       : { text: `[Artifact: ${JSON.stringify(name)}, type: ${JSON.stringify(mimeType)}, size: ${size} bytes: too large to send to the model (limit ${MAX_INLINE_ARTIFACT_BYTES} bytes).]` };
   if (isTextMimeType(mimeType)) {
     if (size <= MAX_TEXT_ARTIFACT_BYTES) return { text: Buffer.from(data, 'base64').toString('utf8') };
-    // Decode only the head: 4 base64 characters carry 3 bytes.
-    const head = Buffer.from(data.slice(0, (TEXT_ARTIFACT_HEAD_BYTES / 3) * 4), 'base64').toString('utf8');
+    const head = headBytes(data, TEXT_ARTIFACT_HEAD_BYTES);
     return {
-      text: `${head}\n[Artifact ${JSON.stringify(name)} is ${size} bytes; the first ${TEXT_ARTIFACT_HEAD_BYTES} bytes are shown above. Ask the user, or a tool that can search it, for the rest.]`,
+      text: `${head.toString('utf8')}\n[Artifact ${JSON.stringify(name)} is ${size} bytes; the first ${head.length} bytes are shown above. Ask the user, or a tool that can search it, for the rest.]`,
     };
   }
   return {
@@ -73,8 +74,40 @@ export function isTextMimeType(mimeType: string): boolean {
   return mimeType.startsWith('text/') || TEXT_TYPES.has(mimeType) || mimeType.endsWith('+json') || mimeType.endsWith('+xml');
 }
 
+/**
+ * The first `limit` bytes of base64 data, decoding only that much (4 characters carry 3 bytes;
+ * whitespace such as MIME line breaks is skipped), cut back to a whole UTF-8 character.
+ */
+function headBytes(data: string, limit: number): Buffer {
+  const wanted = Math.ceil(limit / 3) * 4;
+  let chars = '';
+  // Whitespace takes room: read on, a slice at a time, until there are enough data characters.
+  for (let start = 0; chars.length < wanted && start < data.length; start += wanted)
+    chars += data.slice(start, start + wanted).replace(/\s+/g, '');
+  const bytes = Buffer.from(chars.slice(0, wanted), 'base64').subarray(0, limit);
+  let cut = bytes.length;
+  // Back off past continuation bytes (10xxxxxx) to the start of the character the cut would split.
+  if (cut === limit) {
+    let start = cut;
+    while (start > 0 && start > cut - 4 && (bytes[start - 1]! & 0xc0) === 0x80) start--;
+    const lead = bytes[start - 1];
+    if (lead !== undefined && lead >= 0xc0) {
+      const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+      if (cut - (start - 1) < length) cut = start - 1;
+    }
+  }
+  return bytes.subarray(0, cut);
+}
+
+/** The first `limit` UTF-16 units of a text, never ending inside a surrogate pair. */
+function headChars(text: string, limit: number): string {
+  const code = text.charCodeAt(limit - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
+}
+
 /** The number of bytes a base64 string holds, without decoding it. */
 function base64ByteLength(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.floor((data.replace(/\s+/g, '').length * 3) / 4) - padding;
+  const clean = data.replace(/\s+/g, '');
+  const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.floor((clean.length * 3) / 4) - padding;
 }

@@ -3,7 +3,8 @@
 // null, not a list, with non-strings, with duplicates, with names that do not exist or would leave
 // the store; args that are not an object; a response replaced by a callback with non-string names;
 // an artifact deleted between the call and the next request; a store whose list or load fails;
-// load_artifacts called beside another tool; 20 artifacts at once, finishing in reverse order.
+// load_artifacts called beside another tool; 20 artifacts at once, finishing in reverse order;
+// 100,000 names in one call; a large text of 2-byte characters or emoji, base64 with line breaks.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +88,24 @@ describe('load_artifacts (BT-1)', () => {
     );
     expect(await loadArtifactsTool.run(createToolContext(), { artifact_names: ['x'] }).catch((e: Error) => e.message)).toBe(
       'Unknown artifact: "x". This session has no artifacts.',
+    );
+  });
+});
+
+describe('hostile argument sizes (BT-1)', () => {
+  it('BT-1: 100,000 names are checked in one pass, and the error lists the first 20 unknown and available names with a count', async () => {
+    // A quadratic duplicate check took ~54 s for this list, freezing every run in the process.
+    const ctx = createToolContext();
+    for (let i = 0; i < 25; i++) await ctx.saveArtifact(`file${i}.txt`, { text: String(i) });
+    const names = Array.from({ length: 100_000 }, (_, i) => `guess${i}.txt`);
+    const message = await loadArtifactsTool.run(ctx, { artifact_names: [...names, 'file3.txt', 'guess0.txt'] }).then(
+      () => 'no error',
+      (e: Error) => e.message,
+    );
+    const first = (list: string[]) => list.slice(0, 20).map((n) => JSON.stringify(n)).join(', ');
+    const available = Array.from({ length: 25 }, (_, i) => `file${i}.txt`).sort();
+    expect(message).toBe(
+      `Unknown artifacts: ${first(names)} and 99980 more. Available: ${first(available)} and 5 more. Call load_artifacts with names from this list.`,
     );
   });
 });
@@ -297,6 +316,25 @@ describe('size bounds on what load_artifacts sends (a 50 MB saved tool output ne
     expect(plain.text).toContain('is 52428800 bytes');
     // Small artifacts are untouched.
     expect(partForModel({ inlineData: { mimeType: 'text/plain', data: base64('hello') } }, 'a.txt')).toEqual({ text: 'hello' });
+  });
+
+  it('the head of a large text is whole characters and exactly as many bytes as the note says', async () => {
+    const { partForModel } = await import('../src/index.js');
+    // 'é' is 2 bytes in UTF-8: a head cut at an odd byte ended in U+FFFD; the base64 slice also
+    // decoded 16383 bytes while the note said 16384. Whitespace (MIME line breaks) is not data.
+    const big = 'é'.repeat(200 * 1024);
+    const data = base64(big).replace(/.{76}/g, '$&\r\n');
+    const text = partForModel({ inlineData: { mimeType: 'text/plain', data } }, 'accents.txt').text!;
+    const [head, note] = text.split('\n[');
+    expect(head).toBe('é'.repeat(8192));
+    expect(note).toBe('Artifact "accents.txt" is 409600 bytes; the first 16384 bytes are shown above. Ask the user, or a tool that can search it, for the rest.]');
+    const odd = partForModel({ inlineData: { mimeType: 'text/plain', data: base64(`a${big}`) } }, 'odd.txt').text!;
+    expect(odd.split('\n[')[0]).toBe(`a${'é'.repeat(8191)}`);
+    expect(odd).toContain('the first 16383 bytes are shown above');
+    // A text part is cut by characters, never inside a surrogate pair.
+    const emoji = partForModel({ text: `a${'😀'.repeat(200 * 1024)}` }, 'emoji.txt').text!;
+    expect(emoji.split('\n[')[0]).toBe(`a${'😀'.repeat(8191)}`);
+    expect(emoji).toContain('the first 16383 characters are shown above');
   });
 
   it('inline data over 20 MiB becomes a placeholder', async () => {
