@@ -1,0 +1,7 @@
+import { defineProject } from 'vitest/config';
+import { adkitSourceAliases } from '../../vitest.aliases.js';
+
+export default defineProject({
+  resolve: { alias: adkitSourceAliases },
+  test: { name: '@adkit/example-dev-ui', include: ['test/**/*.test.ts'] },
+});
