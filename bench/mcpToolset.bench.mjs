@@ -4,17 +4,16 @@
 //   cancellation, a progress handler), for information;
 // - adkit's mcpToolset (`tool.run(ctx, args)`), which keeps one connection per toolset
 //   (issue #12: goal ≤ 1.2× the raw client). The raw rows use the toolset's own client and server
-//   process, and all three are measured in alternating rounds of 100 calls, so they see the same
-//   process and the same machine load;
+//   process (two processes can differ by tens of percent on a busy machine), and the three are
+//   measured in alternating rounds of 100 calls, so they see the same process and machine load;
+//   each row also shows this process's CPU time per call, which other processes disturb less;
 // - @google/adk's MCPToolset, which opens a new session (a new server process over stdio) for
-//   every call; measured on a few calls only. The peer is installed on first run (see peerAdk).
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+//   every call; timed on a few calls only.
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createToolContext } from '@adkit/flow/testing';
 import { mcpToolset } from '@adkit/mcp-toolset';
-import { formatDuration, measure, median } from './measure.mjs';
+import { counts, formatDuration, measure, median } from './measure.mjs';
+import { loadPeer, versus } from './peer.mjs';
 // Internal: the toolset's connections (the same module instance as the package's, via its dist).
 import { toolsetConnections } from '../packages/mcp-toolset/dist/mcpToolset.js';
 
@@ -23,25 +22,30 @@ export const title = 'mcp-toolset: a warm stdio call vs the raw SDK client and @
 /** The goal: a warm call through the toolset costs at most this many raw client calls. */
 const GOAL = 1.2;
 const require = createRequire(import.meta.url);
-const server = { command: process.execPath, args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'], stderr: 'ignore' };
-const peerDir = fileURLToPath(new URL('./peer/', import.meta.url));
-const WARMUP = 1_000;
-const ROUNDS = 21;
-/** One round: 100 calls, no warm-up (`measure` then returns that round's ns per call). */
-const ROUND = { warmup: 0, rounds: 1, minMs: 0, batch: 100 };
+const server = {
+  command: process.execPath,
+  args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+  stderr: 'ignore',
+};
+const WARMUP = counts(1_000, 2);
+const ROUNDS = counts(21, 2);
+/** Calls per round. */
+const BATCH = counts(100, 2);
 
-export async function run() {
-  const ctx = createToolContext();
+/** A toolset on server-everything, its `get-sum` tool, and the SDK client it calls through. */
+async function connect() {
   const toolset = mcpToolset({ stdio: server });
-  const sum = (await toolset.tools(ctx)).find((tool) => tool.name === 'get-sum');
-  // The toolset's own SDK client and server process: two processes can differ by tens of percent
-  // on a busy machine, so the baseline is the very client the toolset calls through.
+  const sum = (await toolset.tools(createToolContext())).find((tool) => tool.name === 'get-sum');
   const { connections } = toolsetConnections(toolset);
   const client = (await connections.connection({ key: '', headers: {} }).peek()).client;
+  return { toolset, sum, client };
+}
 
+export async function run() {
+  const { toolset, sum, client } = await connect();
   // Sanity: both give the server's answer.
   const answer = await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } });
-  const ours = await sum.run(ctx, { a: 2, b: 3 });
+  const ours = await sum.run(createToolContext(), { a: 2, b: 3 });
   if (answer.content[0].text !== ours.output) throw new Error(`the toolset and the raw client disagree: ${JSON.stringify([answer, ours])}`);
 
   let sink = 0;
@@ -50,7 +54,7 @@ export async function run() {
   let signals = [];
   let contexts = [];
   const prepare = () => {
-    signals = Array.from({ length: ROUND.batch }, () => new AbortController().signal);
+    signals = Array.from({ length: BATCH }, () => new AbortController().signal);
     contexts = signals.map((signal) => createToolContext({ signal }));
   };
   const raw = async (i) => {
@@ -65,62 +69,84 @@ export async function run() {
   };
   const cases = [raw, rawWithFeatures, viaToolset];
   for (let i = 0; i < WARMUP; i++) {
-    if (i % ROUND.batch === 0) prepare();
-    for (const call of cases) await call(i % ROUND.batch);
+    if (i % BATCH === 0) prepare();
+    for (const call of cases) await call(i % BATCH);
   }
-  // Wall time per call, and this process's CPU time per call (what the client side spends; less
-  // sensitive to other processes on the machine than wall time).
-  const rounds = cases.map(() => []);
+  const wall = cases.map(() => []);
   const cpu = cases.map(() => []);
   for (let round = 0; round < ROUNDS; round++)
-    for (const [k, call] of cases.entries()) {
+    for (let j = 0; j < cases.length; j++) {
+      const k = (round + j) % cases.length;
       prepare();
+      globalThis.gc?.();
       const before = process.cpuUsage();
-      rounds[k].push(await measure(call, ROUND));
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < BATCH; i++) await cases[k](i);
+      wall[k].push(Number(process.hrtime.bigint() - start) / BATCH);
       const used = process.cpuUsage(before);
-      cpu[k].push(((used.user + used.system) * 1_000) / ROUND.batch);
+      cpu[k].push(((used.user + used.system) * 1_000) / BATCH);
     }
-  const [rawNs, rawWithFeaturesNs, toolsetNs] = rounds.map(median);
-  const [rawCpu, rawWithFeaturesCpu, toolsetCpu] = cpu.map(median);
-  const cpuNote = (ns) => `client CPU ${formatDuration(ns)} a call (raw: ${formatDuration(rawCpu)})`;
   await toolset.close();
-
-  const peer = await peerCall();
   if (sink === 0) throw new Error('unreachable');
+
+  const [rawNs, featuresNs, toolsetNs] = wall.map(median);
+  const cpuNote = (k) => `client CPU ${formatDuration(median(cpu[k]))} a call (raw: ${formatDuration(median(cpu[0]))})`;
   const ratio = toolsetNs / rawNs;
   const rows = [
-    { case: 'raw SDK client: warm client.callTool over stdio', ns: rawNs },
+    { id: 'raw', case: 'raw SDK client: warm client.callTool over stdio', ns: rawNs, samples: wall[0] },
     {
+      id: 'raw-features',
       case: 'raw SDK client with a per-call signal and onprogress',
-      ns: rawWithFeaturesNs,
-      ratio: rawWithFeaturesNs / rawNs,
-      note: `what cancellation and progress cost in the SDK; ${cpuNote(rawWithFeaturesCpu)}`,
+      ns: featuresNs,
+      samples: wall[1],
+      ratio: featuresNs / rawNs,
+      note: `what cancellation and progress cost in the SDK; ${cpuNote(1)}`,
     },
     {
+      id: 'toolset',
       case: 'mcpToolset: warm tool.run(ctx, args) over stdio',
       ns: toolsetNs,
+      samples: wall[2],
       ratio,
-      note: `${ratio <= GOAL ? `meets the goal of ≤ ${GOAL}×` : `MISSES the goal of ≤ ${GOAL}×`}; ${cpuNote(toolsetCpu)}`,
+      note: `${ratio <= GOAL ? `meets the goal of ≤ ${GOAL}×` : `MISSES the goal of ≤ ${GOAL}×`}; ${cpuNote(2)}`,
     },
   ];
+  const peer = await peerCall();
   if (peer)
     rows.push({
+      id: 'peer',
       case: `@google/adk ${peer.version}: MCPToolset tool.runAsync over stdio`,
       ns: peer.ns,
       ratio: peer.ns / rawNs,
-      note: `a new server process per call; adkit is ${(peer.ns / toolsetNs).toFixed(0)}× faster`,
+      note: `a new server process per call; ${versus(toolsetNs, peer.ns)}`,
     });
   return rows;
 }
 
-/** @google/adk's MCPTool.runAsync: connects (spawns the server), calls, closes — every call. */
+/** The workload of adkit alone, for a CPU profile: warm toolset calls for `ms`. */
+export const profiles = {
+  call: async (ms) => {
+    const { toolset, sum } = await connect();
+    const end = Date.now() + ms;
+    for (let i = 0; Date.now() < end; i++) await sum.run(createToolContext({ signal: new AbortController().signal }), { a: i, b: 1 });
+    await toolset.close();
+  },
+};
+
+/**
+ * @google/adk's MCPTool.runAsync: connects (spawns the server), calls, closes — every call. Its
+ * optional peer dependency, the MCP SDK, resolves to bench's own. Undefined when the peer is not
+ * installed and this is a smoke run.
+ */
 async function peerCall() {
-  if (!existsSync(`${peerDir}node_modules/@google/adk/package.json`)) {
-    process.stdout.write('installing @google/adk into bench/peer (first run only) …\n');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: peerDir, stdio: 'inherit' });
+  let peer;
+  try {
+    peer = loadPeer();
+  } catch (error) {
+    if (error?.code === 'PEER_NOT_INSTALLED') return undefined;
+    throw error;
   }
-  const peerRequire = createRequire(`${peerDir}package.json`);
-  const { MCPToolset } = await import(pathToFileURL(peerRequire.resolve('@google/adk')).href.replace('/cjs/', '/esm/'));
+  const { MCPToolset } = await peer.adk;
   const toolset = new MCPToolset({ type: 'StdioConnectionParams', serverParams: server });
   const sum = (await toolset.getTools()).find((tool) => tool.name === 'get-sum');
   const answer = await sum.runAsync({ args: { a: 2, b: 3 }, toolContext: {} });
@@ -129,8 +155,8 @@ async function peerCall() {
     async (i) => {
       await sum.runAsync({ args: { a: i, b: 1 }, toolContext: {} });
     },
-    { warmup: 1, rounds: 3, minMs: 0, batch: 3 },
+    { warmup: 1, rounds: counts(3, 1), minMs: 0, batch: counts(3, 1) },
   );
   await toolset.close();
-  return { ns, version: peerRequire('@google/adk/package.json').version };
+  return { ns, version: peer.version };
 }
