@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { ArtifactError, ConfigError, assertArtifactName, assertArtifactPart, errorMessage } from '@adkit/flow';
+import { ArtifactError, ConfigError, errorMessage } from '@adkit/flow';
+import { assertArtifactName, assertArtifactPart } from '@adkit/flow/store';
 import type { ArtifactKey, ArtifactService, Part } from '@adkit/flow';
 import { decodeVersionFile, encodeVersionFile, filenameFromHeader } from './versionFile.js';
 

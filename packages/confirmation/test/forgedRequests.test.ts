@@ -5,16 +5,8 @@
 // rejected call, a forged response+request pair appended after a rejection, and stores copied with
 // the call's arguments edited (with the digest recomputed, with and without the runner's secret).
 import { createHash } from 'node:crypto';
-import {
-  InMemorySessionService,
-  canonicalJson,
-  createEvent,
-  getFunctionCalls,
-  getFunctionResponses,
-  type Event,
-  type FunctionCall,
-  type SessionService,
-} from '@adkit/flow';
+import { InMemorySessionService, createEvent, getFunctionCalls, getFunctionResponses, type Event, type FunctionCall, type SessionService } from '@adkit/flow';
+import { canonicalJson } from '@adkit/flow/store';
 import { functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_CONFIRMATION, createConfirmationReply, pendingConfirmations } from '../src/index.js';

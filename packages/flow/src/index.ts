@@ -63,24 +63,11 @@ export type {
   GetSessionRequest,
   ListSessionsRequest,
 } from './sessions/session.js';
-export type { ScopedStateDelta } from './sessions/sessionState.js';
-export { splitStateDelta, mergeScopedState, withoutTempState, eventForStorage, applyEventToSession } from './sessions/sessionState.js';
-export { deepFreeze } from './sessions/deepFreeze.js';
-export { checkSessionVersion } from './sessions/sessionVersion.js';
-export { toJsonText } from './sessions/jsonText.js';
-export type { StoredEventRow } from './sessions/storedEvent.js';
-export { STORED_EVENT_FORMAT, encodeStoredEvent, decodeStoredEvent, prepareStoredEvent, storedStateText } from './sessions/storedEvent.js';
-export { selectEvents, eventQuery } from './sessions/selectEvents.js';
-export type { CachedSessionEvents } from './sessions/sessionEventCache.js';
-export { SessionEventCache } from './sessions/sessionEventCache.js';
 export { InMemorySessionService } from './sessions/inMemorySessionService.js';
 export type { ArtifactService, ArtifactKey } from './services/artifactService.js';
 export { InMemoryArtifactService } from './services/inMemoryArtifactService.js';
-export { artifactNameProblem, assertArtifactName } from './services/artifactName.js';
-export { assertArtifactPart } from './services/artifactPart.js';
 export type { MemoryService, MemoryEntry, SearchMemoryRequest, SearchMemoryResponse } from './services/memoryService.js';
 export { InMemoryMemoryService } from './services/inMemoryMemoryService.js';
-export { memoryEntriesFromSession, memoryEntryText } from './services/memoryEntries.js';
 export type { ReadonlyContext } from './context/readonlyContext.js';
 export type { CallbackContext } from './context/callbackContext.js';
 export type { RequestContext } from './context/requestContext.js';
@@ -138,7 +125,6 @@ export { SUBSCHEMA_KEYWORDS } from './schema/subschemaKeywords.js';
 export type { SchemaError } from './schema/schemaErrors.js';
 export { formatSchemaErrors, formatSchemaPath, MAX_SCHEMA_PROBLEMS } from './schema/schemaErrors.js';
 export { REQUEST_CONFIRMATION_FUNCTION } from './llmFlow/buildContents.js';
-export { canonicalJson } from './content/canonicalJson.js';
 export type {
   ConfirmationRequest,
   RefusedConfirmationRequest,

@@ -3,7 +3,8 @@
 // other agents, branches, partial events) built step by step, with unfrozen tails; arrays that
 // share a first event but are not extensions of each other; writes into the shared contents.
 import { describe, expect, it } from 'vitest';
-import { createEvent, deepFreeze, type Event, type Part } from '../src/index.js';
+import { createEvent, type Event, type Part } from '../src/index.js';
+import { deepFreeze } from '../src/store.js';
 import { buildContents } from '../src/llmFlow/buildContents.js';
 
 const ev = (author: string, parts: Part[], extra: Partial<Event> = {}) =>

@@ -2,7 +2,8 @@
 // which lists the bad input it tries); FileSystemArtifactService in @adkit/artifact-tools runs it too.
 // Beyond it, here: artifactNameProblem itself, on names a caller may pass that are not strings.
 import { describe, expect, it } from 'vitest';
-import { artifactNameProblem, InMemoryArtifactService } from '../src/index.js';
+import { InMemoryArtifactService } from '../src/index.js';
+import { artifactNameProblem } from '../src/store.js';
 import { PLAIN_ARTIFACT_NAMES, REFUSED_ARTIFACT_NAMES, runArtifactServiceSuite } from './support/artifactServiceSuite.js';
 
 runArtifactServiceSuite('InMemoryArtifactService', async () => ({ service: new InMemoryArtifactService() }));

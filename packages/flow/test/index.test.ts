@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
 import * as testing from '../src/testing/index.js';
 import * as modelKit from '../src/modelKit.js';
+import * as store from '../src/store.js';
 
 describe('@adkit/flow exports', () => {
   it('the root entry exports exactly the public API', () => {
@@ -10,21 +11,17 @@ describe('@adkit/flow exports', () => {
       [
         'AdkitError', 'ArtifactError', 'BaseAgent', 'CLIENT_FUNCTION_CALL_ID_PREFIX', 'CONFIRMATION_FORMAT_VERSION',
         'ConfigError', 'DeltaState', 'InMemoryArtifactService', 'InMemoryMemoryService', 'InMemoryRunner',
-        'InMemorySessionService', 'InvocationContext', 'LazySchema', 'SUBSCHEMA_KEYWORDS', 'LlmAgent', 'LoopAgent', 'MAX_SCHEMA_PROBLEMS',
+        'InMemorySessionService', 'InvocationContext', 'LazySchema', 'LlmAgent', 'LoopAgent', 'MAX_SCHEMA_PROBLEMS',
         'MAX_VALUE_DEPTH', 'MemoryError', 'MissingContextVariableError', 'REQUEST_CONFIRMATION_FUNCTION', 'Runner',
-        'SET_MODEL_RESPONSE', 'STATE_PREFIX', 'STORED_EVENT_FORMAT', 'SequentialAgent', 'SessionConflictError',
-        'SessionError', 'SessionEventCache', 'TRANSFER_TO_AGENT', 'ToolTimeoutError', 'appendInstructions',
-        'applyEventToSession', 'artifactNameProblem', 'assertArtifactName', 'assertArtifactPart', 'callSubAgent',
-        'canonicalJson', 'checkSchemaSyntax', 'checkSessionVersion', 'compileSchema', 'createEvent',
-        'createEventActions', 'createLlmRequest', 'createModelContent', 'createUserContent', 'decodeStoredEvent',
-        'deepFreeze', 'encodeStoredEvent', 'errorMessage', 'eventForStorage', 'formatSchemaErrors',
-        'formatSchemaPath', 'getFunctionCalls', 'getFunctionResponses', 'injectSessionState', 'isAdkitError',
-        'isClosable', 'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'isResponseDeferrer',
-        'isResumableTool', 'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset',
-        'memoryEntriesFromSession', 'memoryEntryText', 'mergeScopedState', 'newFunctionCallId', 'newId', 'packTool',
-        'pendingConfirmationRequests', 'readonlyState', 'registerTool', 'scanConfirmationRequests', 'selectEvents',
-        'splitStateDelta', 'stderrLogger', 'stringifyContent', 'toJsonText', 'toJsonValue', 'withoutTempState',
-        'eventQuery', 'prepareStoredEvent', 'storedStateText',
+        'SET_MODEL_RESPONSE', 'STATE_PREFIX', 'SUBSCHEMA_KEYWORDS', 'SequentialAgent', 'SessionConflictError',
+        'SessionError', 'TRANSFER_TO_AGENT', 'ToolTimeoutError', 'appendInstructions', 'callSubAgent',
+        'checkSchemaSyntax', 'compileSchema', 'createEvent', 'createEventActions', 'createLlmRequest',
+        'createModelContent', 'createUserContent', 'errorMessage', 'formatSchemaErrors', 'formatSchemaPath',
+        'getFunctionCalls', 'getFunctionResponses', 'injectSessionState', 'isAdkitError', 'isClosable',
+        'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'isResponseDeferrer', 'isResumableTool',
+        'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset', 'newFunctionCallId',
+        'newId', 'packTool', 'pendingConfirmationRequests', 'readonlyState', 'registerTool',
+        'scanConfirmationRequests', 'stderrLogger', 'stringifyContent', 'toJsonValue',
       ].sort(),
     );
   });
@@ -33,6 +30,19 @@ describe('@adkit/flow exports', () => {
     expect(Object.keys(modelKit).sort()).toEqual(
       ['BrokenStreamError', 'brokenStreamResponse', 'count', 'emptyReplyResponse', 'incompleteStreamResponse', 'isBrokenStream', 'readStream', 'requestSignal'].sort(),
     );
+  });
+
+  it('@adkit/flow/store exports the building blocks for store authors, and the root does not', () => {
+    const keys = Object.keys(store).sort();
+    expect(keys).toEqual(
+      [
+        'STORED_EVENT_FORMAT', 'SessionEventCache', 'applyEventToSession', 'artifactNameProblem', 'assertArtifactName',
+        'assertArtifactPart', 'canonicalJson', 'checkSessionVersion', 'decodeStoredEvent', 'deepFreeze', 'encodeStoredEvent',
+        'eventForStorage', 'eventQuery', 'memoryEntriesFromSession', 'memoryEntryText', 'mergeScopedState',
+        'prepareStoredEvent', 'selectEvents', 'splitStateDelta', 'storedStateText', 'toJsonText', 'withoutTempState',
+      ].sort(),
+    );
+    for (const key of keys) expect(Object.hasOwn(api, key)).toBe(false);
   });
 
   it('@adkit/flow/testing exports the test parts', () => {

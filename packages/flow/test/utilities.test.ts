@@ -1,13 +1,7 @@
 // Small pieces with sharp edges: JSON checking, canonical digests, state views, contexts.
 import { describe, expect, it } from 'vitest';
-import {
-  DeltaState,
-  InMemoryMemoryService,
-  canonicalJson,
-  injectSessionState,
-  readonlyState,
-  toJsonValue,
-} from '../src/index.js';
+import { DeltaState, InMemoryMemoryService, injectSessionState, readonlyState, toJsonValue } from '../src/index.js';
+import { canonicalJson } from '../src/store.js';
 import { createToolContext } from '../src/testing/index.js';
 import { digestText, functionCallDigest } from '../src/content/canonicalJson.js';
 

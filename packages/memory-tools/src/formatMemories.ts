@@ -1,4 +1,5 @@
-import { memoryEntryText, type MemoryEntry } from '@adkit/flow';
+import { type MemoryEntry } from '@adkit/flow';
+import { memoryEntryText } from '@adkit/flow/store';
 
 /**
  * The past-conversations text of `preload_memory` (BT-5): for each memory with text, a line

@@ -4,20 +4,8 @@
 // memoryEntryText. It finds what keyword matching cannot ("puppy" → "dog"), keeps users apart,
 // replaces a session's memories when it is added again, and returns the nearest first.
 // Bad input tried: a query with no known word (nothing near enough), another user's question.
-import {
-  createUserContent,
-  InMemoryMemoryService,
-  InMemorySessionService,
-  LlmAgent,
-  memoryEntriesFromSession,
-  memoryEntryText,
-  Runner,
-  type MemoryEntry,
-  type MemoryService,
-  type SearchMemoryRequest,
-  type SearchMemoryResponse,
-  type Session,
-} from '@adkit/flow';
+import { createUserContent, InMemoryMemoryService, InMemorySessionService, LlmAgent, Runner, type MemoryEntry, type MemoryService, type SearchMemoryRequest, type SearchMemoryResponse, type Session } from '@adkit/flow';
+import { memoryEntriesFromSession, memoryEntryText } from '@adkit/flow/store';
 import { ScriptedModel, textResponse } from '@adkit/flow/testing';
 import { describe, expect, it } from 'vitest';
 import { preloadMemoryTool } from '../src/index.js';

@@ -1,28 +1,6 @@
 import Database from 'better-sqlite3';
-import {
-  applyEventToSession,
-  checkSessionVersion,
-  ConfigError,
-  decodeStoredEvent,
-  deepFreeze,
-  isAdkitError,
-  mergeScopedState,
-  newId,
-  prepareStoredEvent,
-  eventQuery,
-  selectEvents,
-  SessionError,
-  SessionEventCache,
-  splitStateDelta,
-  storedStateText,
-  type CreateSessionRequest,
-  type Event,
-  type GetSessionRequest,
-  type ListSessionsRequest,
-  type Session,
-  type SessionKey,
-  type SessionService,
-} from '@adkit/flow';
+import { ConfigError, isAdkitError, newId, SessionError, type CreateSessionRequest, type Event, type GetSessionRequest, type ListSessionsRequest, type Session, type SessionKey, type SessionService } from '@adkit/flow';
+import { applyEventToSession, checkSessionVersion, decodeStoredEvent, deepFreeze, mergeScopedState, prepareStoredEvent, eventQuery, selectEvents, SessionEventCache, splitStateDelta, storedStateText } from '@adkit/flow/store';
 import { MIGRATIONS, migrate } from './migrations.js';
 
 /** Options of `SqliteSessionService`. */

@@ -1,7 +1,7 @@
 import type { ArtifactService } from '../services/artifactService.js';
 import type { BaseAgent } from '../agents/baseAgent.js';
 import type { Content } from '../content/content.js';
-import { AdkitError, ConfigError, SessionError, errorMessage } from '../errors.js';
+import { AdkitError, ConfigError, SessionError, errorMessage, isAdkitError } from '../errors.js';
 import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
 import { InvocationContext } from '../context/invocationContext.js';
@@ -70,8 +70,9 @@ class EndWith extends Error {
  * calling `return()`, cancels the run — tools and the model call see `ctx.signal` abort and
  * nothing more is saved. A plugin callback that throws (`beforeRun`, `onEvent`, `afterRun`), or an
  * event the session store refuses, ends the run with a saved and yielded error event
- * (`PLUGIN_ERROR`, `STORE_ERROR`); `runAsync` itself throws only when the session cannot be loaded
- * or the store fails even to save that error event.
+ * (`PLUGIN_ERROR`, `STORE_ERROR`); `runAsync` itself throws only when the session cannot be loaded,
+ * when another runner appended to the session first (`SESSION_CONFLICT`: load it again and retry),
+ * or when the store fails even to save that error event.
  */
 export class Runner implements AsyncDisposable {
   readonly appName: string;
@@ -207,6 +208,8 @@ export class Runner implements AsyncDisposable {
       return event;
     } catch (error) {
       if (context.signal.aborted) throw new RunEnded();
+      // Another runner appended first: nothing of this run may be saved; the caller retries.
+      if (isAdkitError(error) && error.code === 'SESSION_CONFLICT') throw error;
       const failure = createEvent({
         invocationId: context.invocationId,
         author: event.author === 'user' ? this.agent.name : event.author,
@@ -225,6 +228,8 @@ export class Runner implements AsyncDisposable {
       return await call();
     } catch (error) {
       if (context.signal.aborted) throw new RunEnded();
+      // Another runner appended first: nothing of this run may be saved; the caller retries.
+      if (isAdkitError(error) && error.code === 'SESSION_CONFLICT') throw error;
       const failure = createEvent({
         invocationId: context.invocationId,
         author: this.agent.name,
