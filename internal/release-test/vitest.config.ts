@@ -5,5 +5,5 @@ import { adkitSourceAliases } from '../../vitest.aliases.js';
 // minutes and the npm registry, so it has its own config, run by .ci/release-test.
 export default defineProject({
   resolve: { alias: adkitSourceAliases },
-  test: { name: '@adkit/release-test', include: ['test/**/*.test.ts'] },
+  test: { testTimeout: 30_000, name: '@adkit/release-test', include: ['test/**/*.test.ts'] },
 });
