@@ -148,6 +148,8 @@ function allowedToolsOf(value: unknown, strict: boolean, problem: Problem): read
 
 /** Length in characters (Unicode code points). */
 function length(value: string): number {
+  // Code points never outnumber UTF-16 units: only a string with surrogate pairs needs counting.
+  if (!/[\uD800-\uDFFF]/.test(value)) return value.length;
   let count = 0;
   for (const _ of value) count++;
   return count;
