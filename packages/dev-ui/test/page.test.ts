@@ -13,7 +13,7 @@ import { devAgent, XSS_HTML } from './devAgent.js';
 const SECRET = 'sk-dev-ui-secret-0123456789';
 
 if (!chromiumAvailable) {
-  if (process.env.CI) {
+  if (process.env.CI === 'true') {
     describe('dev UI in a browser', () => {
       it('runs on CI: chromium must be installed (.ci/run installs it)', () => {
         throw new Error(`${CHROMIUM} is missing, so the browser suite cannot run; CI must not skip it.`);
