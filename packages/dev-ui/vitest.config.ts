@@ -3,5 +3,5 @@ import { adkitSourceAliases } from '../../vitest.aliases.js';
 
 export default defineProject({
   resolve: { alias: adkitSourceAliases },
-  test: { name: '@adkit/dev-ui', include: ['test/**/*.test.ts'] },
+  test: { testTimeout: 30_000, name: '@adkit/dev-ui', include: ['test/**/*.test.ts'] },
 });
