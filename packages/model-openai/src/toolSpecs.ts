@@ -26,8 +26,8 @@ export interface ToolSpecs {
 /**
  * The function declarations of `config.tools` as OpenAI tools. Each schema is converted (genai
  * `parameters`) and, with `strict`, compiled to OpenAI's strict form once per schema object, in the
- * model's `schemas`; a schema that has no strict form is sent as it is, non-strict. Any native (non-function) tool is refused: it only runs on
- * Gemini.
+ * model's `schemas`; a schema that has no strict form is sent as it is, non-strict. Any native
+ * (non-function) tool is refused: it only runs on Gemini.
  */
 export function toolSpecs(config: GenerateContentConfig, model: string, strict: boolean, schemas: SchemaCache): ToolSpecs {
   const tools: ToolSpec[] = [];
