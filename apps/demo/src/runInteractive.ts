@@ -17,6 +17,8 @@ export interface InteractiveOptions {
   echo: boolean;
   db?: string;
   trace?: boolean;
+  /** Ends the input (Ctrl+C): the turn in progress finishes, then the chat closes. */
+  signal?: AbortSignal;
 }
 
 /** The chat's user; with `--db`, their latest session is resumed. */
@@ -37,6 +39,8 @@ export async function runInteractive(options: InteractiveOptions): Promise<void>
   const { output, style } = options;
   const app = await DemoApp.open(options);
   const reader = lineReader(options.input);
+  const stop = () => reader.close();
+  options.signal?.addEventListener('abort', stop, { once: true });
   const ask = async (prompt: string): Promise<string | undefined> => {
     output.prompt(style.user(prompt));
     const line = await reader.next();
@@ -70,6 +74,7 @@ export async function runInteractive(options: InteractiveOptions): Promise<void>
       }
     }
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     reader.close();
     await app.close();
   }

@@ -2,7 +2,8 @@
 // process, answers on stdin. Approve one call and reject another; edit a payload (after a line
 // that is not JSON); answer a long-running call as the manager; with --db, a pending approval
 // survives the process ending and is answered by the next one. Bad input tried: a `__proto__`
-// message, a blank line, a payload that is not JSON, stdin ending in the middle of a question.
+// message, a blank line, a payload that is not JSON, stdin ending in the middle of a question,
+// SIGINT while the chat waits for input.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +19,11 @@ const dir = mkdtempSync(join(tmpdir(), 'adkit-demo-chat-'));
 beforeAll(() => void execFileSync(join(root, 'node_modules/.bin/tsc'), ['-b', 'apps/demo'], { cwd: root, stdio: 'pipe' }), 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the chat with these lines on stdin, offline (no API keys in its environment). */
-function chat(lines: string[], args: string[] = []): Promise<{ stdout: string[]; stderr: string; code: number | null }> {
+/**
+ * Runs the chat with these lines on stdin, offline (no API keys in its environment). With
+ * `interruptWhen`, stdin stays open and the child gets SIGINT once its output satisfies it.
+ */
+function chat(lines: string[], args: string[] = [], interruptWhen?: (stdout: string) => boolean): Promise<{ stdout: string[]; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [main, '--interactive', ...args], {
       env: { PATH: process.env.PATH ?? '', HOME: dir },
@@ -27,7 +31,14 @@ function chat(lines: string[], args: string[] = []): Promise<{ stdout: string[];
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    let interrupted = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (interruptWhen && !interrupted && interruptWhen(stdout)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const deadline = setTimeout(() => child.kill('SIGKILL'), 40_000);
     child.on('error', reject);
@@ -36,7 +47,9 @@ function chat(lines: string[], args: string[] = []): Promise<{ stdout: string[];
       const all = stdout.split('\n');
       resolve({ stdout: all.slice(all.findIndex((line) => line.startsWith('(session') || line.startsWith('(resuming'))), stderr, code });
     });
-    child.stdin.end(lines.map((line) => `${line}\n`).join(''));
+    const input = lines.map((line) => `${line}\n`).join('');
+    if (interruptWhen) child.stdin.write(input);
+    else child.stdin.end(input);
   });
 }
 
@@ -67,6 +80,12 @@ describe.concurrent('the interactive chat over piped stdin (two children at once
     ]);
     expect({ stderr, code }).toEqual({ stderr: '', code: 0 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('Ctrl+C (SIGINT) while it waits for input ends the chat cleanly: the process exits on its own (the MCP server closed), code 0', async () => {
+    const { stdout, stderr, code } = await chat(['List the shared folder'], [], (out) => out.endsWith('trip-ideas.txt, welcome.txt.\nyou> '));
+    expect(stdout.slice(-3)).toEqual(['assistant: The shared folder holds trip-ideas.txt, welcome.txt.', 'you> ', '']);
+    expect({ stderr, code }).toEqual({ stderr: '', code: 0 });
   });
 
   it('HC-8: with --db, an approval pending when stdin ends is answered by the next process', async () => {
