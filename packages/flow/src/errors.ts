@@ -79,13 +79,18 @@ export function isAdkitError(value: unknown): value is AdkitError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ADKIT_ERROR] === true;
 }
 
-/** A readable message from anything thrown. */
+/** A readable message from anything thrown; never throws itself. */
 export function errorMessage(thrown: unknown): string {
   if (thrown instanceof Error) return thrown.message || thrown.name;
   if (typeof thrown === 'string') return thrown;
   try {
     return JSON.stringify(thrown) ?? String(thrown);
   } catch {
-    return String(thrown);
+    // Some values print neither way (no prototype and a BigInt inside, a throwing toString).
+    try {
+      return String(thrown);
+    } catch {
+      return Object.prototype.toString.call(thrown);
+    }
   }
 }

@@ -342,3 +342,25 @@ describe('no listener leak (#9 point 12)', () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   }, 60_000);
 });
+
+describe('unprintable throws (#9, found by review)', () => {
+  it('a tool throwing undefined, null or an unprintable object gives the model an error, and the run goes on', async () => {
+    const unprintable = Object.assign(Object.create(null) as object, { big: 1n });
+    const model = new ScriptedModel([
+      functionCallResponse([{ name: 'u', id: 'u' }, { name: 'n', id: 'n' }, { name: 'x', id: 'x' }]),
+      textResponse('ok'),
+    ]);
+    const tools = [
+      rawTool('u', () => Promise.reject(undefined)),
+      rawTool('n', () => Promise.reject(null)),
+      rawTool('x', () => Promise.reject(unprintable)),
+    ];
+    const { events } = await runOnce(new LlmAgent({ name: 'a', model, tools }), 'go');
+    expect(getFunctionResponses(events[1]!).map((r) => r.response)).toEqual([
+      { error: 'Tool "u" failed: it threw undefined.' },
+      { error: 'Tool "n" failed: it threw null.' },
+      { error: 'Tool "x" failed: [object Object]' },
+    ]);
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe('ok');
+  });
+});

@@ -37,6 +37,9 @@ export async function callTool(
   run: () => Promise<ToolResult | undefined>,
 ): Promise<ToolOutcome> {
   const base = { tool, args, context };
+  // A throw of undefined or null is still a failure the model must hear about.
+  const failure = (thrown: unknown) =>
+    thrown === undefined || thrown === null ? new Error(`Tool "${tool.name}" failed: it threw ${String(thrown)}.`) : thrown;
   let result: ToolResult | undefined;
   let error: unknown;
   let failed = false;
@@ -46,7 +49,7 @@ export async function callTool(
       (await firstResult(callbacks.before.plugins, base)) ?? (await firstResult(callbacks.before.agent, base));
   } catch (thrown) {
     failed = true;
-    error = thrown;
+    error = failure(thrown);
   }
 
   if (result === undefined && !failed) {
@@ -55,7 +58,7 @@ export async function callTool(
     } catch (thrown) {
       if (thrown instanceof RunAbortedError) throw thrown;
       failed = true;
-      error = thrown;
+      error = failure(thrown);
     }
   }
 
@@ -70,7 +73,7 @@ export async function callTool(
         error = undefined;
       }
     } catch (thrown) {
-      error = thrown;
+      error = failure(thrown);
     }
   }
 
@@ -85,7 +88,7 @@ export async function callTool(
     }
   } catch (thrown) {
     failed = true;
-    error = thrown;
+    error = failure(thrown);
     result = undefined;
   }
 

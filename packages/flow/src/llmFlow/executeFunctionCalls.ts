@@ -233,7 +233,7 @@ async function runStream(
     return { result: { result: chunks.join('') } };
   } catch (thrown) {
     if (thrown instanceof RunAbortedError) throw thrown;
-    return { error: thrown };
+    return { error: thrown ?? new Error(`Tool "${toolName}" failed: its stream threw ${String(thrown)}.`) };
   } finally {
     // Leaving early (error, timeout, abort) tells the tool's generator to clean up.
     iterator?.return?.().catch(() => {});
