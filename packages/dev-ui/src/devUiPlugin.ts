@@ -61,10 +61,8 @@ export function devUiPlugin(options: DevUiPluginOptions = {}): DevUiPlugin {
         }
         for (const call of getFunctionCalls(event)) {
           const original = originalCallFrom(call);
-          if (original?.id && call.id)
-            recorder.waitStarted(ref, event.invocationId, event.author, original.id, original.name, 'approval', now(), call.id);
-          else if (call.id && event.longRunningToolIds?.includes(call.id))
-            recorder.waitStarted(ref, event.invocationId, event.author, call.id, call.name, 'response', now());
+          if (original?.id && call.id) recorder.approvalRequested(ref, event.invocationId, event.author, original.id, original.name, call.id, now());
+          else if (call.id && event.longRunningToolIds?.includes(call.id)) recorder.longRunningCalled(ref, call.id);
         }
       }),
     beforeModelCallback: ({ context, request }) =>

@@ -64,6 +64,8 @@ interface SessionRecord {
   openWaits: Map<string, TimelineSpan>;
   /** Confirmation request call id → the id of the call it asks about. */
   confirmations: Map<string, string>;
+  /** Long-running calls the model made whose tool has not answered yet: their wait starts when it has. */
+  longRunning: Set<string>;
 }
 
 let spanCounter = 0;
@@ -154,6 +156,8 @@ export class TimelineRecorder {
     span.end = at;
     if (error !== undefined) span.error = clipString(error, 2_000);
     record.openTools.delete(callId);
+    if (record.longRunning.delete(callId) && error === undefined)
+      this.openWait(record, { kind: 'wait', name: span.name, agent: span.agent, invocationId: span.invocationId, callId, waitFor: 'response', start: at });
     this.emit(ref, 'timeline');
   }
 
@@ -167,13 +171,17 @@ export class TimelineRecorder {
     this.emit(ref, 'timeline');
   }
 
-  /** A call now waits for a person: an approval (asked by `confirmationCallId`) or its real answer. */
-  waitStarted(ref: SessionRef, invocationId: string, agent: string, callId: string, name: string, waitFor: 'approval' | 'response', at: number, confirmationCallId?: string): void {
+  /** A call now waits for a person to approve it (asked by the confirmation request `confirmationCallId`). */
+  approvalRequested(ref: SessionRef, invocationId: string, agent: string, callId: string, name: string, confirmationCallId: string, at: number): void {
     const record = this.record(ref);
-    if (confirmationCallId) record.confirmations.set(confirmationCallId, callId);
-    if (record.openWaits.has(callId)) return;
-    record.openWaits.set(callId, this.addSpan(record, { kind: 'wait', name, agent, invocationId, callId, waitFor, start: at }));
+    record.confirmations.set(confirmationCallId, callId);
+    this.openWait(record, { kind: 'wait', name, agent, invocationId, callId, waitFor: 'approval', start: at });
     this.emit(ref, 'timeline');
+  }
+
+  /** The model made a long-running call: once its tool has answered, it waits for its real result. */
+  longRunningCalled(ref: SessionRef, callId: string): void {
+    this.record(ref).longRunning.add(callId);
   }
 
   /** The session's turns, oldest first (copies). */
@@ -187,13 +195,17 @@ export class TimelineRecorder {
     return this.sessions.get(key(ref))?.request;
   }
 
+  private openWait(record: SessionRecord, init: Omit<TimelineSpan, 'id'>): void {
+    if (!record.openWaits.has(init.callId!)) record.openWaits.set(init.callId!, this.addSpan(record, init));
+  }
+
   private record(ref: SessionRef): SessionRecord {
     const id = key(ref);
     let record = this.sessions.get(id);
     if (record) {
       this.sessions.delete(id); // most recently active goes last
     } else {
-      record = { turns: [], openModels: new Map(), openTools: new Map(), openWaits: new Map(), confirmations: new Map() };
+      record = { turns: [], openModels: new Map(), openTools: new Map(), openWaits: new Map(), confirmations: new Map(), longRunning: new Set() };
       while (this.sessions.size >= this.limits.maxSessions) this.sessions.delete(this.sessions.keys().next().value!);
     }
     this.sessions.set(id, record);

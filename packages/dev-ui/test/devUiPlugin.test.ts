@@ -77,7 +77,9 @@ describe('devUiPlugin', () => {
     const { send, spans } = setup();
     const events = await send('reimburse 480');
     const call = events.flatMap(getFunctionCalls).find((c) => c.name === 'ask_for_approval')!;
-    expect(spans().find((s) => s.kind === 'wait')).toMatchObject({ name: 'ask_for_approval', waitFor: 'response', callId: call.id });
+    const [tool, wait] = spans().filter((s) => s.callId === call.id);
+    expect(wait).toMatchObject({ kind: 'wait', name: 'ask_for_approval', waitFor: 'response' });
+    expect(wait!.start).toBe(tool!.end); // it waits once the tool has answered for now
     await send(createUserContent([{ functionResponse: { id: call.id, name: call.name, response: { status: 'approved' } } }]));
     expect(typeof spans().find((s) => s.kind === 'wait')!.end).toBe('number');
     await send('flaky');
