@@ -20,7 +20,7 @@ describe('@adkit/flow exports', () => {
         'getFunctionCalls', 'getFunctionResponses', 'injectSessionState', 'isAdkitError', 'isClosable',
         'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'isResponseDeferrer', 'isResumableTool',
         'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset', 'newFunctionCallId',
-        'newId', 'packTool', 'pendingConfirmationRequests', 'readonlyState', 'registerTool',
+        'newId', 'packTool', 'pendingConfirmationRequests', 'readonlyState', 'registerTool', 'replaceTool',
         'scanConfirmationRequests', 'stderrLogger', 'stringifyContent', 'toJsonValue',
       ].sort(),
     );

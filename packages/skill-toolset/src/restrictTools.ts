@@ -1,5 +1,5 @@
-import type { LlmRequest, Tool } from '@adkit/flow';
-import { ToolError, toFunctionName } from '@adkit/tool';
+import { replaceTool, type LlmRequest, type Tool } from '@adkit/flow';
+import { ToolError, toFunctionName, wrapTool } from '@adkit/tool';
 import { allowedToolName } from './parseAllowedTools.js';
 
 /**
@@ -24,32 +24,26 @@ export function grantedToolNames(entries: readonly string[]): Set<string> {
  * (a `CALL_REJECTED` ToolError). Returns the names restricted. The model still sees the tools.
  */
 export function restrictTools(request: LlmRequest, allowed: (name: string, tool: Tool) => boolean, message: (name: string) => string): string[] {
-  const table = request.tools as Record<string, Tool>;
   const refused: string[] = [];
-  for (const [name, tool] of Object.entries(table)) {
+  for (const [name, tool] of Object.entries(request.tools)) {
     if (allowed(name, tool)) continue;
-    table[name] = refusingTool(tool, message(name));
+    replaceTool(request, name, refusingTool(tool, message(name)));
     refused.push(name);
   }
   return refused;
 }
 
-/** The tool, except that `run` and `runStream` throw; every other member reads from the tool. */
+/** The tool, except that `run` and `runStream` throw; every other member is the tool's (`wrapTool`). */
 function refusingTool(tool: Tool, message: string): Tool {
   const refuse = () => new ToolError(message, { code: 'CALL_REJECTED', toolName: tool.name });
-  return new Proxy(tool, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (key === 'run' && typeof value === 'function')
-        return async () => {
-          throw refuse();
-        };
-      if (key === 'runStream' && typeof value === 'function')
-        return async function* () {
-          throw refuse();
-        };
-      // Bound to the tool itself, so methods that use private fields keep working.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const overrides: Record<string, unknown> = {};
+  if (typeof (tool as { run?: unknown }).run === 'function')
+    overrides.run = async () => {
+      throw refuse();
+    };
+  if (typeof (tool as { runStream?: unknown }).runStream === 'function')
+    overrides.runStream = async function* () {
+      throw refuse();
+    };
+  return wrapTool(tool, { overrides });
 }

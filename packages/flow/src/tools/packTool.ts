@@ -31,3 +31,14 @@ export function registerTool(request: LlmRequest, tool: Tool, name: string = too
     );
   Object.defineProperty(request.tools, name, { value: tool, writable: true, enumerable: true, configurable: true });
 }
+
+/**
+ * Puts `tool` in place of the tool registered under `name` in the request's dispatch table (a pack
+ * that restricts or decorates what an earlier processor registered). Refuses a name that is not
+ * registered, so it never adds a tool behind `registerTool`'s duplicate check.
+ */
+export function replaceTool(request: LlmRequest, name: string, tool: Tool): void {
+  if (!Object.hasOwn(request.tools, name))
+    throw new AdkitError('TOOL_ERROR', `replaceTool: no tool "${name}" is registered on this request; register it with registerTool first.`);
+  Object.defineProperty(request.tools, name, { value: tool, writable: true, enumerable: true, configurable: true });
+}
