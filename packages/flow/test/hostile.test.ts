@@ -364,3 +364,15 @@ describe('unprintable throws (#9, found by review)', () => {
     expect(events.at(-1)!.content!.parts![0]!.text).toBe('ok');
   });
 });
+
+describe('a message the store could not hold (#9 point 8, found by the dev UI)', () => {
+  it('a function response nested 10,000 deep is refused before anything is saved; the session keeps working', async () => {
+    const model = new ScriptedModel([textResponse('still fine')]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model }), autoCreateSession: true });
+    const deep = { role: 'user', parts: [{ functionResponse: { id: 'x', name: 'x', response: nested(10_000) } }] };
+    const stream = runner.runAsync({ userId: 'u', sessionId: 's', newMessage: deep });
+    await expect(stream.next()).rejects.toMatchObject({ code: 'INVALID_MESSAGE' });
+    const events = await collect(runner, 'hello');
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe('still fine');
+  });
+});

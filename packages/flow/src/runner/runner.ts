@@ -4,6 +4,7 @@ import type { Content } from '../content/content.js';
 import { AdkitError, ConfigError, SessionError, errorMessage, isAdkitError } from '../errors.js';
 import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
+import { exceedsDepth, MAX_VALUE_DEPTH } from '../content/valueDepth.js';
 import { InvocationContext } from '../context/invocationContext.js';
 import { stderrLogger, type Logger } from '../context/logger.js';
 import type { RunContext } from '../context/runContext.js';
@@ -109,6 +110,12 @@ export class Runner implements AsyncDisposable {
 
   /** Runs one invocation and yields its events (partial ones included, but never saved). */
   async *runAsync(request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
+    // A message or state the store could not hold would break the session for good: refuse it first.
+    if (exceedsDepth(request.newMessage, MAX_VALUE_DEPTH + 4) || exceedsDepth(request.stateDelta, MAX_VALUE_DEPTH + 1))
+      throw new AdkitError(
+        'INVALID_MESSAGE',
+        `runAsync: newMessage or stateDelta nests deeper than ${MAX_VALUE_DEPTH} levels; nothing was saved. Send flatter data.`,
+      );
     const controller = new AbortController();
     const stopWithCaller = () => controller.abort(request.signal?.reason);
     if (request.signal?.aborted) return;
