@@ -5,6 +5,7 @@ export interface CliOptions {
   interactive: boolean;
   db?: string;
   trace: boolean;
+  web: boolean;
   color?: boolean;
   help: boolean;
 }
@@ -17,6 +18,7 @@ export const USAGE = `usage: npm run demo -- [options]
   --db <file|url>     keep sessions in a SQLite file (or a postgres:// URL), so a pending
                       approval survives a restart
   --trace             print each OpenTelemetry span (@adkit/otel) as it ends
+  --web               serve the assistant on a web page (@adkit/dev-ui, 127.0.0.1; PORT sets the port)
   --color, --no-color force colours on or off (default: on a terminal, off when piped)
   -h, --help          this text
 
@@ -31,6 +33,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       interactive: { type: 'boolean', short: 'i', default: false },
       db: { type: 'string' },
       trace: { type: 'boolean', default: false },
+      web: { type: 'boolean', default: false },
       color: { type: 'boolean' },
       'no-color': { type: 'boolean' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -43,6 +46,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   return {
     interactive: values.interactive ?? false,
     trace: values.trace ?? false,
+    web: values.web ?? false,
     help: values.help ?? false,
     ...(values.db !== undefined ? { db: values.db } : {}),
     ...(color !== undefined ? { color } : {}),

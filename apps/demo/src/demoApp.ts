@@ -22,6 +22,8 @@ export interface DemoAppOptions {
   db?: string;
   /** `--trace`: print each OpenTelemetry span as it ends. */
   trace?: boolean;
+  /** `--web`: record what the dev UI's timeline and request view show. */
+  web?: boolean;
   /** Where the runner's warnings go (stderr by default). */
   logger?: Logger;
 }
@@ -49,7 +51,10 @@ export class DemoApp {
   static async open(options: DemoAppOptions): Promise<DemoApp> {
     const choice = await modelFromEnv(options.env);
     const services = await demoServices(options.db);
-    const plugins = options.trace ? [await tracePlugin((line) => options.output.line(options.style.dim(line)))] : [];
+    const plugins: Plugin[] = [
+      ...(options.web ? [(await import('@adkit/dev-ui')).devUiPlugin()] : []),
+      ...(options.trace ? [await tracePlugin((line) => options.output.line(options.style.dim(line)))] : []),
+    ];
     return new DemoApp(options, choice, services, plugins);
   }
 

@@ -20,7 +20,17 @@ else {
   const write = (text: string) => void process.stdout.write(text);
   const common = { env: process.env, style, ...(options.db ? { db: options.db } : {}), trace: options.trace };
   try {
-    if (options.interactive) {
+    if (options.web) {
+      const [{ serveDevUi }, { DemoApp }, { DEMO_USER }] = await Promise.all([
+        import('@adkit/dev-ui'),
+        import('./demoApp.js'),
+        import('./demoScript.js'),
+      ]);
+      const app = await DemoApp.open({ ...common, web: true, output: plainOutput(write) });
+      const devUi = await serveDevUi({ runner: app.runner, port: Number(process.env.PORT ?? 8000), userId: DEMO_USER });
+      console.log([...app.header(), `adkit dev UI on ${devUi.url} (Ctrl+C stops it)`].join('\n'));
+      process.once('SIGINT', () => void devUi.close().finally(() => app.close()));
+    } else if (options.interactive) {
       // Ctrl+C ends the input: the chat finishes the turn in progress, closes the MCP servers and
       // the store, and leaves what waits in the session. A second Ctrl+C stops at once.
       const interrupted = new AbortController();

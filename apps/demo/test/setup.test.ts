@@ -17,8 +17,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('parseCliOptions', () => {
   it('reads the flags, and refuses unknown ones and an empty --db', () => {
-    expect(parseCliOptions([])).toEqual({ interactive: false, trace: false, help: false });
-    expect(parseCliOptions(['-i', '--db', 'x.db', '--trace', '--no-color'])).toEqual({ interactive: true, db: 'x.db', trace: true, help: false, color: false });
+    expect(parseCliOptions([])).toEqual({ interactive: false, trace: false, web: false, help: false });
+    expect(parseCliOptions(['--web'])).toMatchObject({ web: true });
+    expect(parseCliOptions(['-i', '--db', 'x.db', '--trace', '--no-color'])).toEqual({ interactive: true, db: 'x.db', trace: true, web: false, help: false, color: false });
     expect(parseCliOptions(['--color'])).toMatchObject({ color: true });
     expect(() => parseCliOptions(['--interactve'])).toThrow(/Unknown option '--interactve'/);
     expect(() => parseCliOptions(['--db', ' '])).toThrow('--db needs a file name or a postgres:// URL.');
@@ -73,7 +74,7 @@ describe('pendingWork', () => {
 
   it('FL-15: a long-running call waits, with its interim answer, until the client (the user) answers it', () => {
     const paused = [call('lr', 'ask_for_approval', true), answer('a', 'lr', 'ask_for_approval', { status: 'pending' })];
-    expect(pendingWork(paused).longRunning).toEqual([{ call: { id: 'lr', name: 'ask_for_approval', args: {} }, interim: { status: 'pending' } }]);
+    expect(pendingWork(paused).longRunning).toMatchObject([{ call: { id: 'lr', name: 'ask_for_approval', args: {} }, interim: { status: 'pending' } }]);
     expect(pendingWork([...paused, answer('user', 'lr', 'ask_for_approval', { status: 'approved' })]).longRunning).toEqual([]);
   });
 

@@ -130,6 +130,8 @@ export type {
   RefusedConfirmationRequest,
   ConfirmationRequestScan,
 } from './confirmation/confirmationRequests.js';
+export type { PendingLongRunningCall } from './confirmation/pendingLongRunningCalls.js';
+export { pendingLongRunningCalls } from './confirmation/pendingLongRunningCalls.js';
 export {
   CONFIRMATION_FORMAT_VERSION,
   scanConfirmationRequests,

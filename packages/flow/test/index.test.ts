@@ -20,8 +20,8 @@ describe('@adkit/flow exports', () => {
         'getFunctionCalls', 'getFunctionResponses', 'injectSessionState', 'isAdkitError', 'isClosable',
         'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'isResponseDeferrer', 'isResumableTool',
         'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset', 'newFunctionCallId',
-        'newId', 'packTool', 'pendingConfirmationRequests', 'readonlyState', 'registerTool', 'replaceTool',
-        'scanConfirmationRequests', 'stderrLogger', 'stringifyContent', 'toJsonValue',
+        'newId', 'packTool', 'pendingConfirmationRequests', 'pendingLongRunningCalls', 'readonlyState',
+        'registerTool', 'replaceTool', 'scanConfirmationRequests', 'stderrLogger', 'stringifyContent', 'toJsonValue',
       ].sort(),
     );
   });
