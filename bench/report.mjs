@@ -32,7 +32,7 @@ export function machine() {
 
 /** A row's value as text: a duration or a size. */
 function value(row) {
-  if (row.bytes !== undefined) return `${formatBytes(row.bytes)}${row.packages === undefined ? '' : `, ${row.packages} packages`}`;
+  if (row.bytes !== undefined) return `${formatBytes(row.bytes)}${row.packages === undefined ? '' : `, ${row.packages} package${row.packages === 1 ? '' : 's'}`}`;
   return formatDuration(row.ns);
 }
 
@@ -66,7 +66,7 @@ export function consoleReport({ rows, claims, info }) {
 const cell = (text) => String(text ?? '').replaceAll('|', '\\|');
 
 /** bench/RESULTS.md. */
-export function markdownReport({ rows, claims, info, loadAfter, failures, durations, smoke }) {
+export function markdownReport({ rows, claims, info, loadAfter, failures, durations, smoke, note }) {
   const cores = info.cores;
   const busiest = Math.max(info.load[0], loadAfter[0]);
   const out = [
@@ -84,6 +84,7 @@ export function markdownReport({ rows, claims, info, loadAfter, failures, durati
       'Anchors: `@google/adk` 2.0.0, installed on demand into `bench/peer` and given the same scripted model, the same schemas (TypeBox vs zod) and the same tools; ' +
       'a bare handler call; the raw MCP SDK client. How each case is measured: bench/README.md and the comment at the top of each bench file.',
   ];
+  if (note) out.push('', note);
   if (smoke) out.push('', '**Smoke run: every bench ran once with tiny counts; these numbers mean nothing.**');
   out.push('', '## Claims (issue #18)', '', '| measure | adkit | anchor | ratio | goal | result |', '|---|---|---|---|---|---|');
   for (const c of claims) out.push(`| ${[c.measure, c.adkit ?? '—', c.anchor ?? '—', c.ratio ?? '—', c.goal ?? '—', c.status === 'missed' ? '**missed**' : result(c)].map(cell).join(' | ')} |`);
@@ -92,10 +93,14 @@ export function markdownReport({ rows, claims, info, loadAfter, failures, durati
   if (missed.length > 0) {
     out.push('', '## Where the time goes (goals missed)', '');
     out.push('For each missed goal, a CPU profile of adkit alone doing the measured work (V8\'s sampling profiler, what `node --cpu-prof` records, 250 µs interval; self time by package, then the top functions).');
+    const shown = new Map();
     for (const c of missed) {
       out.push('', `### ${c.measure}`, '');
-      if (c.profileSummary) out.push(...(c.profileNote ? [c.profileNote, ''] : []), profileMarkdown(c.profileSummary));
-      else out.push(c.profileNote ?? (smoke ? 'Not profiled: a smoke run profiles the first missed goal only.' : 'No profile.'));
+      if (c.profileSummary && shown.has(c.profileSummary)) out.push(`The same workload and profile as for "${shown.get(c.profileSummary)}" above.`);
+      else if (c.profileSummary) {
+        shown.set(c.profileSummary, c.measure);
+        out.push(...(c.profileNote ? [c.profileNote, ''] : []), profileMarkdown(c.profileSummary));
+      } else out.push(c.profileNote ?? (smoke ? 'Not profiled: a smoke run profiles the first missed goal only.' : 'No profile.'));
     }
   }
 

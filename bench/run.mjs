@@ -2,10 +2,11 @@
 // their rows (claims.mjs), profiles adkit where it misses a goal (cpuProfile.mjs), prints the
 // table, writes bench/RESULTS.md and updates the root README's quote of its claims table.
 //
-//   node --expose-gc run.mjs [filter] [--out <file>] [--json <file>]
+//   node --expose-gc run.mjs [filter] [--out <file>] [--json <file>] [--note <text>]
 //
 // With a filter, only the files whose name contains it run, and RESULTS.md is not written unless
-// --out names a file; --json writes the rows and claims as JSON. ADKIT_BENCH_SMOKE=1 makes a smoke
+// --out names a file; --json writes the rows and claims as JSON; --note adds a paragraph to
+// RESULTS.md (what was going on while it ran, say). ADKIT_BENCH_SMOKE=1 makes a smoke
 // run (tiny counts, never installs the peer, writes only what --out and --json name).
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,10 +21,13 @@ const option = (name) => {
   const at = args.indexOf(name);
   return at < 0 ? undefined : args.splice(at, 2)[1];
 };
-const fullRun = args.length === 0 && !smoke;
-const out = option('--out') ?? (fullRun ? `${here}RESULTS.md` : undefined);
+const outOption = option('--out');
 const json = option('--json');
+const note = option('--note');
 const [only] = args;
+/** A run of every bench that writes bench/RESULTS.md and the README's quote of it. */
+const fullRun = !only && !smoke && !outOption;
+const out = outOption ?? (fullRun ? `${here}RESULTS.md` : undefined);
 /** How long a profile's workload runs. */
 const PROFILE_MS = smoke ? 200 : 3_000;
 /** How long a bench without a workload of adkit alone is profiled, from its start. */
@@ -65,6 +69,12 @@ for (const claim of claims.filter((c) => c.status === 'missed' && c.profile)) {
     process.stdout.write(`profiling ${key} (missed: ${claim.measure}) …\n`);
     const module = results.get(file.replace('.bench.mjs', ''))?.module;
     const own = typeof module?.profiles?.[workload] === 'function';
+    if (!own && module?.profiles) {
+      // The bench has workloads, but none for this case: its whole run would profile other cases.
+      profiled.set(key, { note: `No profile: bench/${file} exports no workload for this case (\`profiles[${JSON.stringify(workload)}]\`).` });
+      claim.profileNote = profiled.get(key).note;
+      continue;
+    }
     try {
       profiled.set(key, {
         summary: profileWorkload({ file, workload: own ? workload : '', ms: own ? PROFILE_MS : WHOLE_RUN_MS }),
@@ -83,7 +93,7 @@ for (const claim of claims.filter((c) => c.status === 'missed' && c.profile)) {
 const loadAfter = machine().load;
 console.log(consoleReport({ rows, claims, info }));
 if (out) {
-  const markdown = markdownReport({ rows, claims, info, loadAfter, failures, durations, smoke });
+  const markdown = markdownReport({ rows, claims, info, loadAfter, failures, durations, smoke, note });
   await writeFile(out, markdown);
   console.log(`wrote ${out}`);
   if (fullRun) {
