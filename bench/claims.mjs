@@ -220,7 +220,7 @@ export const claims = [
     measure: 'warm MCP tool call over stdio',
     lines(results) {
       const find = benchRows(results, 'mcpToolset');
-      const [raw, ours] = [find('raw SDK client'), find('mcpToolset:')];
+      const [raw, ours] = [find('raw SDK client: warm'), find('mcpToolset:')];
       let peer;
       try {
         peer = find('@google/adk');
