@@ -79,10 +79,13 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await idle();
     const bars = page.locator('.tl-turn').first().locator('.bar.tool[data-name="slow_lookup"]:not(.open)');
     await expect.poll(() => bars.count()).toBe(2);
-    // Both boxes in one step: the chart redraws while the timeline refreshes.
-    const [a, b] = await bars.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
-    expect(a!.y).not.toBe(b!.y); // side by side: a row each
-    expect(a!.x < b!.x + b!.width && b!.x < a!.x + a!.width).toBe(true); // and overlapping in time
+    // Both boxes in one step, polled: the chart redraws (and is briefly unlaid) while the timeline refreshes.
+    const boxes = () => bars.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+    await expect.poll(async () => {
+      const [a, b] = await boxes();
+      // side by side (a row each) and overlapping in time
+      return Boolean(a && b && a.height > 0 && a.y !== b.y && a.x < b.x + b.width && b.x < a.x + a.width);
+    }, { timeout: 10_000 }).toBe(true);
     await snap(page, '03-parallel-calls-timeline');
   }, 30_000);
 
