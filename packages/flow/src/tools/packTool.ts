@@ -1,3 +1,4 @@
+import { setOwnProperty } from '../content/ownProperty.js';
 import { AdkitError } from '../errors.js';
 import type { LlmRequest } from '../model/llmRequest.js';
 import type { RunnableTool, StreamingTool, Tool } from './tool.js';
@@ -29,7 +30,7 @@ export function registerTool(request: LlmRequest, tool: Tool, name: string = too
       'DUPLICATE_TOOL',
       `duplicate tool: "${name}". Two tools or toolsets of the agent expose this name; rename one, or give a toolset a prefix.`,
     );
-  Object.defineProperty(request.tools, name, { value: tool, writable: true, enumerable: true, configurable: true });
+  setOwnProperty(request.tools as Record<string, unknown>, name, tool);
 }
 
 /**
@@ -40,5 +41,5 @@ export function registerTool(request: LlmRequest, tool: Tool, name: string = too
 export function replaceTool(request: LlmRequest, name: string, tool: Tool): void {
   if (!Object.hasOwn(request.tools, name))
     throw new AdkitError('TOOL_ERROR', `replaceTool: no tool "${name}" is registered on this request; register it with registerTool first.`);
-  Object.defineProperty(request.tools, name, { value: tool, writable: true, enumerable: true, configurable: true });
+  setOwnProperty(request.tools as Record<string, unknown>, name, tool);
 }
