@@ -3,6 +3,8 @@ import {
   ConfigError,
   LlmAgent,
   callSubAgent,
+  requestText,
+  unansweredResponse,
   type FunctionDeclaration,
   type JsonSchema,
   type ResumableTool,
@@ -62,34 +64,24 @@ export function agentTool(agent: BaseAgent, options: AgentToolOptions = {}): Age
       if (problems.length > 0) throw new Error(`argument validation failed for agent ${agent.name}: ${problems.join('; ')}`);
       return JSON.stringify(args);
     }
-    if (args.request === undefined) throw new Error(`missing required argument 'request' for agent ${agent.name}`);
-    return typeof args.request === 'string' ? args.request : JSON.stringify(args.request);
+    return requestText(agent.name, args);
   };
 
   const result = async (ctx: ToolContext, outcome: SubAgentOutcome): Promise<Record<string, unknown> | undefined> => {
-    switch (outcome.kind) {
-      case 'error':
-        throw new Error(outcome.message);
-      case 'paused':
-        return outcome.waitingFor === 'confirmation'
-          ? { status: `Agent "${agent.name}" is waiting for the user to approve "${outcome.toolName}".` }
-          : undefined;
-      case 'answer': {
-        if (options.propagateState) copyChangedState(ctx, outcome.initialState, outcome.state);
-        if (!outcome.text) return {};
-        if (!llm?.outputSchema) return { result: outcome.text };
-        output ??= await compileSchema(llm.outputSchema);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(outcome.text);
-        } catch (error) {
-          throw new Error(`output validation failed for sub-agent ${agent.name}: the answer is not JSON (${(error as Error).message})`);
-        }
-        const problems = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? output.problems(parsed) : ['the answer is not a JSON object'];
-        if (problems.length > 0) throw new Error(`output validation failed for sub-agent ${agent.name}: ${problems.join('; ')}`);
-        return parsed as Record<string, unknown>;
-      }
+    if (outcome.kind !== 'answer') return unansweredResponse(agent.name, outcome);
+    if (options.propagateState) copyChangedState(ctx, outcome.initialState, outcome.state);
+    if (!outcome.text) return {};
+    if (!llm?.outputSchema) return { result: outcome.text };
+    output ??= await compileSchema(llm.outputSchema);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(outcome.text);
+    } catch (error) {
+      throw new Error(`output validation failed for sub-agent ${agent.name}: the answer is not JSON (${(error as Error).message})`);
     }
+    const problems = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? output.problems(parsed) : ['the answer is not a JSON object'];
+    if (problems.length > 0) throw new Error(`output validation failed for sub-agent ${agent.name}: ${problems.join('; ')}`);
+    return parsed as Record<string, unknown>;
   };
 
   return {

@@ -108,7 +108,7 @@ export { BaseAgent } from './agents/baseAgent.js';
 export type { LlmAgentOptions, InstructionProvider } from './agents/llmAgent.js';
 export { LlmAgent } from './agents/llmAgent.js';
 export type { SubAgentOutcome, SubAgentCallInput } from './agents/subAgentCall.js';
-export { callSubAgent } from './agents/subAgentCall.js';
+export { callSubAgent, requestText, unansweredResponse } from './agents/subAgentCall.js';
 export { SequentialAgent } from './agents/sequentialAgent.js';
 export type { LoopAgentOptions } from './agents/loopAgent.js';
 export { LoopAgent } from './agents/loopAgent.js';

@@ -21,7 +21,8 @@ describe('@adkit/flow exports', () => {
         'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'isResponseDeferrer', 'isResumableTool',
         'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset', 'newFunctionCallId',
         'newId', 'packTool', 'pendingConfirmationRequests', 'pendingLongRunningCalls', 'readonlyState',
-        'registerTool', 'replaceTool', 'scanConfirmationRequests', 'stderrLogger', 'stringifyContent', 'toJsonValue',
+        'registerTool', 'replaceTool', 'requestText', 'scanConfirmationRequests', 'stderrLogger', 'stringifyContent',
+        'toJsonValue', 'unansweredResponse',
       ].sort(),
     );
   });

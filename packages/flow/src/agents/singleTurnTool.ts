@@ -2,7 +2,7 @@ import type { BaseAgent } from './baseAgent.js';
 import type { FunctionDeclaration } from '../content/content.js';
 import type { ToolContext } from '../context/toolContext.js';
 import type { ResumableTool, RunnableTool } from '../tools/tool.js';
-import { callSubAgent, type SubAgentOutcome } from './subAgentCall.js';
+import { callSubAgent, requestText, unansweredResponse, type SubAgentOutcome } from './subAgentCall.js';
 
 /** The schema of a single-turn sub-agent's one argument. */
 const REQUEST_PARAMETERS = {
@@ -19,16 +19,8 @@ const REQUEST_PARAMETERS = {
 export function singleTurnTool(agent: BaseAgent): RunnableTool & ResumableTool {
   const declaration: FunctionDeclaration = { name: agent.name, description: agent.description, parametersJsonSchema: REQUEST_PARAMETERS };
   const answer = (outcome: SubAgentOutcome): Record<string, unknown> | undefined => {
-    switch (outcome.kind) {
-      case 'error':
-        throw new Error(outcome.message);
-      case 'paused':
-        return outcome.waitingFor === 'confirmation'
-          ? { status: `Agent "${agent.name}" is waiting for the user to approve "${outcome.toolName}".` }
-          : undefined;
-      case 'answer':
-        return outcome.text ? { result: outcome.text } : {};
-    }
+    if (outcome.kind !== 'answer') return unansweredResponse(agent.name, outcome);
+    return outcome.text ? { result: outcome.text } : {};
   };
   return {
     name: agent.name,
@@ -36,8 +28,7 @@ export function singleTurnTool(agent: BaseAgent): RunnableTool & ResumableTool {
     declaration: () => declaration,
     async run(ctx: ToolContext, args: Record<string, unknown>) {
       if (ctx.resumeState !== undefined && ctx.toolConfirmation) return answer(await callSubAgent(agent, ctx, {}));
-      if (args.request === undefined) throw new Error(`missing required argument 'request' for agent ${agent.name}`);
-      const text = typeof args.request === 'string' ? args.request : JSON.stringify(args.request);
+      const text = requestText(agent.name, args);
       return answer(await callSubAgent(agent, ctx, { message: { role: 'user', parts: [{ text }] } }));
     },
     async resume(ctx: ToolContext, response: Record<string, unknown>) {

@@ -175,3 +175,24 @@ function forwardedMemory(ctx: ToolContext): MemoryService {
     searchMemory: ({ query }) => ctx.searchMemory(query),
   };
 }
+
+/** The user message of a `{request}` call of an agent (AT-3): the text, or a non-string as JSON. */
+export function requestText(agentName: string, args: Record<string, unknown>): string {
+  if (args.request === undefined) throw new Error(`missing required argument 'request' for agent ${agentName}`);
+  return typeof args.request === 'string' ? args.request : JSON.stringify(args.request);
+}
+
+/**
+ * The response of a sub-agent call that did not answer: a failure throws (the parent model gets
+ * it as an error); a wait for confirmation says so; a wait for a long-running answer responds
+ * nothing (the parent call pauses).
+ */
+export function unansweredResponse(
+  agentName: string,
+  outcome: Exclude<SubAgentOutcome, { kind: 'answer' }>,
+): Record<string, unknown> | undefined {
+  if (outcome.kind === 'error') throw new Error(outcome.message);
+  return outcome.waitingFor === 'confirmation'
+    ? { status: `Agent "${agentName}" is waiting for the user to approve "${outcome.toolName}".` }
+    : undefined;
+}
