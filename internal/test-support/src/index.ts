@@ -3,3 +3,4 @@ export { codeBlocks } from './codeBlocks.js';
 export { expectReadmeExample } from './expectReadmeExample.js';
 export { runExample } from './runExample.js';
 export type { ExampleRun, RunExampleOptions } from './runExample.js';
+export { processWarnings } from './processWarnings.js';
