@@ -12,6 +12,7 @@ import {
   firstAskIndex,
   isCallAnswered,
   scanConfirmationRequests,
+  type ConfirmationRequest,
 } from '../confirmation/confirmationRequests.js';
 import { interruptedMessage, resumeStateOf, startedBetween, startedEvent } from './pausedCalls.js';
 
@@ -65,7 +66,7 @@ export async function* resumeConfirmedCalls(
   if (replies.length === 0) return;
   const scan = scanConfirmationRequests(events.slice(0, replyIndex));
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
-  const calls: FunctionCall[] = [];
+  const queued: { call: FunctionCall; order: readonly [number, number] }[] = [];
   const confirmations: Record<string, ToolConfirmation> = {};
   const resumeStates: Record<string, unknown> = {};
   const refusals = new Map<string, string>();
@@ -100,9 +101,11 @@ export async function* resumeConfirmedCalls(
       refusals.set(callId, interruptedMessage(call));
     confirmations[callId] = confirmation;
     resumeStates[callId] = resumeStateOf(events, callId, replyIndex);
-    calls.push(call);
+    queued.push({ call, order: requestOrder(events, request) });
   }
-  if (calls.length === 0) return;
+  if (queued.length === 0) return;
+  // HC-8 step 4: the calls run and merge in the order they were asked, whatever the reply's order.
+  const calls = queued.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]).map((entry) => entry.call);
 
   const available: Record<string, Tool> = {};
   for (const call of calls) {
@@ -123,6 +126,12 @@ export async function* resumeConfirmedCalls(
     maxConcurrency: agent.maxToolConcurrency,
     toolTimeoutMs: agent.toolTimeoutMs,
   });
+}
+
+/** Where a request was asked: its event's index, then its place among that event's parts. */
+function requestOrder(events: readonly Event[], request: ConfirmationRequest): readonly [number, number] {
+  const parts = events[request.index]?.content?.parts ?? [];
+  return [request.index, parts.findIndex((part) => part.functionCall?.id === request.requestCall.id)];
 }
 
 /**
