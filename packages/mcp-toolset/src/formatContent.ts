@@ -1,4 +1,5 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { parseMediaType } from './mediaType.js';
 
 /** An image or audio block of a result, kept for the model as inline data (see `mediaShelf.ts`). */
 export interface McpMedia {
@@ -99,7 +100,9 @@ function resourceLinkLabel(link: Record<string, unknown>): string {
 
 /**
  * An embedded resource (or one read with `resources/read`): its label, then its text or its blob
- * decoded when it is text (MCP-8's media types and charsets); other blobs get their size only.
+ * decoded when it is text (MCP-8's media types and charsets). The label gives a blob's size only
+ * when the blob is not what the model reads: beside a text, or as metadata for a blob that cannot
+ * be shown (binary, an unreadable charset, a malformed media type).
  */
 export function embeddedResource(resource: Record<string, unknown>): string {
   const attributes: string[] = [];
@@ -107,15 +110,12 @@ export function embeddedResource(resource: Record<string, unknown>): string {
   const mimeType = typeof resource.mimeType === 'string' ? resource.mimeType : '';
   if (uri) attributes.push(`uri=${quote(uri)}`);
   if (mimeType) attributes.push(`mimeType=${quote(mimeType)}`);
-  const blob = typeof resource.blob === 'string' ? resource.blob : undefined;
-  if (blob !== undefined && blob.length > 0) attributes.push(`size=${base64Size(blob)} bytes`);
+  const blob = typeof resource.blob === 'string' && resource.blob.length > 0 ? resource.blob : undefined;
+  const text = typeof resource.text === 'string' && resource.text.length > 0 ? resource.text : undefined;
+  const body = text ?? (blob !== undefined ? decodeTextBlob(blob, mimeType) : undefined);
+  if (blob !== undefined && (text !== undefined || body === undefined)) attributes.push(`size=${base64Size(blob)} bytes`);
   const head = `[MCP embedded resource${attributes.length > 0 ? `: ${attributes.join(', ')}` : ''}]`;
-  if (typeof resource.text === 'string') return `${head}\n${resource.text}`;
-  if (blob !== undefined && blob.length > 0) {
-    const decoded = decodeTextBlob(blob, mimeType);
-    if (decoded !== undefined) return `${head}\n${decoded}`;
-  }
-  return head;
+  return body !== undefined && body.length > 0 ? `${head}\n${body}` : head;
 }
 
 /** A Go-style quoted string (`"a\"b"`): JSON's quoting, which is what the model reads. */
@@ -149,27 +149,16 @@ const TEXT_APPLICATION_TYPES = new Set([
 /**
  * The blob as text when its media type says text (`text/*`, `*+json`, `*+xml`, JSON, YAML, …) and
  * its charset, if any, is UTF-8 (valid) or ASCII (every byte below 0x80); `undefined` otherwise,
- * including for an ambiguous or malformed charset parameter (MCP-8).
+ * including for a malformed media type or an ambiguous charset (MCP-8, see `parseMediaType`).
  */
 export function decodeTextBlob(blob: string, mimeType: string): string | undefined {
-  const [essence = '', ...parameters] = mimeType.split(';');
-  const type = essence.trim().toLowerCase();
+  const parsed = parseMediaType(mimeType);
+  if (!parsed) return undefined;
+  const type = parsed.essence;
   const textual =
     type.startsWith('text/') || type.endsWith('+json') || type.endsWith('+xml') || TEXT_APPLICATION_TYPES.has(type);
   if (!textual) return undefined;
-  let charset: string | undefined;
-  for (const parameter of parameters) {
-    const equals = parameter.indexOf('=');
-    const name = (equals < 0 ? parameter : parameter.slice(0, equals)).trim().toLowerCase();
-    if (name !== 'charset') continue;
-    if (equals < 0 || charset !== undefined) return undefined; // malformed or ambiguous
-    charset = parameter
-      .slice(equals + 1)
-      .trim()
-      .replace(/^"(.*)"$/, '$1')
-      .toLowerCase();
-    if (charset.length === 0) return undefined;
-  }
+  const charset = parsed.charset;
   const bytes = Buffer.from(blob, 'base64');
   if (charset === undefined || charset === 'utf-8' || charset === 'utf8') {
     try {

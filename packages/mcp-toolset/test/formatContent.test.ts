@@ -39,7 +39,7 @@ describe('formatContent (MCP-8)', () => {
       '[MCP embedded resource: uri="u", mimeType="text/plain"]\nhello',
     );
     expect(formatContent([{ type: 'resource', resource: { uri: 'u', mimeType: 'application/json', blob: b64('{"a":1}') } }]).text).toBe(
-      '[MCP embedded resource: uri="u", mimeType="application/json", size=7 bytes]\n{"a":1}',
+      '[MCP embedded resource: uri="u", mimeType="application/json"]\n{"a":1}',
     );
     expect(formatContent([{ type: 'resource', resource: { uri: 'u', mimeType: 'application/zip', blob: b64('PK..') } }]).text).toBe(
       '[MCP embedded resource: uri="u", mimeType="application/zip", size=4 bytes]',
@@ -90,6 +90,9 @@ describe('decodeTextBlob (MCP-8 media types and charsets)', () => {
     expect(decodeTextBlob(b64('x'), 'text/plain; charset=utf-8; charset=utf-8')).toBeUndefined();
     expect(decodeTextBlob(b64('x'), 'text/plain; charset')).toBeUndefined();
     expect(decodeTextBlob(b64('x'), 'text/plain; charset=')).toBeUndefined();
+    expect(decodeTextBlob(b64('x'), 'text/plain extra')).toBeUndefined(); // #23 point 17: a malformed media type
+    expect(decodeTextBlob(b64('x'), 'text/plain; name="a""; charset=utf-16; x="b')).toBeUndefined();
+    expect(decodeTextBlob(b64('x'), 'text/plain; name="a\\\n; charset=utf-16"')).toBeUndefined();
   });
 });
 
