@@ -30,6 +30,7 @@ export interface FunctionToolOptions<P extends TSchema, R extends TSchema | unde
 /** A tool made by `functionTool`: runnable, registering itself, its schemas at hand. */
 export interface FunctionTool<P extends TSchema = TSchema> extends RunnableTool, RequestProcessor {
   readonly isLongRunning: boolean;
+  readonly idempotent: boolean;
   readonly parameters: P;
   readonly response?: TSchema;
   declaration(): FunctionDeclaration;

@@ -18,6 +18,7 @@ export interface StreamingFunctionToolOptions<P extends TSchema> extends Functio
 /** A tool made by `streamingFunctionTool`: streams text, registers itself, no `run` (FT-7). */
 export interface StreamingFunctionTool<P extends TSchema = TSchema> extends StreamingTool, RequestProcessor {
   readonly isLongRunning: boolean;
+  readonly idempotent: boolean;
   readonly parameters: P;
   declaration(): FunctionDeclaration;
 }
@@ -29,6 +30,7 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
   readonly description: string;
   readonly isLongRunning: boolean;
   readonly timeoutMs?: number;
+  readonly idempotent: boolean;
   readonly parameters: P;
   private readonly declared: FunctionDeclaration;
   private readonly parser: () => Promise<ArgumentParser<P>>;
@@ -43,6 +45,7 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
     this.description = options.description;
     this.isLongRunning = options.isLongRunning ?? false;
     if (options.timeoutMs !== undefined) this.timeoutMs = options.timeoutMs;
+    this.idempotent = options.idempotent ?? false;
     this.parameters = options.parameters;
     this.parser = prepared.parser;
     this.confirm = prepared.requireConfirmation;

@@ -74,6 +74,24 @@ describe('FT-1: construction', () => {
     expect(functionTool({ name: 'slow', description: 'd', parameters, execute, timeoutMs: 250 }).timeoutMs).toBe(250);
   });
 
+  it('#23 point 7: idempotent is kept on functionTool and streamingFunctionTool (default false); a non-boolean is refused', () => {
+    const stream = async function* () {
+      yield 'x';
+    };
+    expect(functionTool({ name: 'get', description: 'd', parameters, execute, idempotent: true }).idempotent).toBe(true);
+    expect(functionTool({ name: 'get', description: 'd', parameters, execute }).idempotent).toBe(false);
+    expect(streamingFunctionTool({ name: 'get', description: 'd', parameters, execute: stream, idempotent: true }).idempotent).toBe(true);
+    expect(streamingFunctionTool({ name: 'get', description: 'd', parameters, execute: stream }).idempotent).toBe(false);
+    expect(
+      constructionError(() => functionTool({ name: 'get', description: 'd', parameters, execute, idempotent: 'yes' as unknown as boolean })).message,
+    ).toBe('functionTool "get": idempotent must be true or false, got string; leave it out unless running a call twice is harmless.');
+    expect(
+      constructionError(() =>
+        streamingFunctionTool({ name: 'get', description: 'd', parameters, execute: stream, idempotent: null as unknown as boolean }),
+      ).message,
+    ).toBe('streamingFunctionTool "get": idempotent must be true or false, got null; leave it out unless running a call twice is harmless.');
+  });
+
   it('FT-1: the other options are checked too', () => {
     const bad = (options: Record<string, unknown>) =>
       constructionError(() => functionTool({ name: 't', description: 'd', parameters, execute, ...options } as never)).message;

@@ -21,6 +21,8 @@ export abstract class BaseTool implements RunnableTool, RequestProcessor {
   readonly description: string;
   readonly isLongRunning: boolean;
   readonly timeoutMs?: number;
+  /** Runs again after a crash instead of being reported interrupted (`ToolOptions.idempotent`). */
+  readonly idempotent: boolean;
 
   constructor(options: ToolOptions) {
     assertToolOptions(new.target.name || 'BaseTool', options);
@@ -28,6 +30,7 @@ export abstract class BaseTool implements RunnableTool, RequestProcessor {
     this.description = options.description;
     this.isLongRunning = options.isLongRunning ?? false;
     if (options.timeoutMs !== undefined) this.timeoutMs = options.timeoutMs;
+    this.idempotent = options.idempotent ?? false;
   }
 
   /** What the model is told about the tool; `undefined` makes it callable but not advertised. */

@@ -16,6 +16,12 @@ export interface ToolOptions {
   isLongRunning?: boolean;
   /** Per-call time limit in ms; the call's `ctx.signal` aborts and the model gets an error. */
   timeoutMs?: number;
+  /**
+   * Running a call twice has the same effect as running it once (a lookup, a write keyed by the
+   * call): after a crash while an approved or resumed call ran, the flow runs it again instead of
+   * telling the model the call was interrupted. Default `false`.
+   */
+  idempotent?: boolean;
 }
 
 /**
@@ -34,7 +40,7 @@ export function assertToolName(owner: string, name: unknown): asserts name is st
 }
 
 /**
- * Checks the options every tool shares (name, description, isLongRunning, timeoutMs) and throws a
+ * Checks the options every tool shares (name, description, isLongRunning, timeoutMs, idempotent) and throws a
  * `ConfigError` naming the fix. `owner` names what is being built, e.g. `functionTool`.
  */
 export function assertToolOptions(owner: string, options: ToolOptions): void {
@@ -46,6 +52,10 @@ export function assertToolOptions(owner: string, options: ToolOptions): void {
     throw new ConfigError(`${label}: description must be a string telling the model what the tool does, got ${typeof options.description}.`);
   if (options.isLongRunning !== undefined && typeof options.isLongRunning !== 'boolean')
     throw new ConfigError(`${label}: isLongRunning must be true or false, got ${typeof options.isLongRunning}.`);
+  if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean')
+    throw new ConfigError(
+      `${label}: idempotent must be true or false, got ${options.idempotent === null ? 'null' : typeof options.idempotent}; leave it out unless running a call twice is harmless.`,
+    );
   if (
     options.timeoutMs !== undefined &&
     !(typeof options.timeoutMs === 'number' && Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)

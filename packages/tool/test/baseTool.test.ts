@@ -33,6 +33,14 @@ describe('BaseTool', () => {
     );
   });
 
+  it('#23 point 7: idempotent is kept on the tool (default false), and a non-boolean is refused', () => {
+    expect(new Echo({ idempotent: true }).idempotent).toBe(true);
+    expect(new Echo().idempotent).toBe(false);
+    expect(() => new Echo({ idempotent: 1 as unknown as boolean })).toThrow(
+      'Echo "echo": idempotent must be true or false, got number; leave it out unless running a call twice is harmless.',
+    );
+  });
+
   it('FT-3: declaredDescription adds the long-running note', () => {
     expect(new Echo().declaration().description).toBe('Echoes its input.');
     expect(new Echo({ isLongRunning: true }).declaration().description).toBe(`Echoes its input.\n\n${LONG_RUNNING_NOTE}`);
