@@ -3,6 +3,8 @@
 //
 //   node scripts/start.mjs demo [demo options]
 //   node scripts/start.mjs example <name> [--offline] [options for the example]
+//   node scripts/start.mjs pack        (npm run pack-packages: one tarball per packages/* in ./packed,
+//                                       or in $ADKIT_PACK_DESTINATION)
 //
 // The install (`pnpm install --frozen-lockfile`, only when the lockfile is newer than
 // node_modules) and the turbo build keep their output to themselves and print it only when they
@@ -45,7 +47,7 @@ function installIfNeeded() {
 }
 
 function build(filters) {
-  quietly('Building', bin('turbo'), ['run', 'build', ...filters.map((f) => `--filter=${f}...`), '--output-logs=errors-only']);
+  quietly('Building', bin('turbo'), ['run', 'build', ...filters.map((f) => `--filter=${f}`), '--output-logs=errors-only']);
 }
 
 /** Runs node with `args`, inheriting the terminal; resolves to its exit code. Ctrl+C is the child's to handle. */
@@ -112,10 +114,10 @@ async function runExample(name, rest) {
   const args = rest.filter((arg) => arg !== '--offline');
   installIfNeeded();
   if (name === 'tool-pack-template') {
-    build(['@adkit/flow', '@adkit/tool']);
+    build(['@adkit/flow...', '@adkit/tool...']);
     return runToolPack(dir);
   }
-  build(offline ? [manifest.name, '@adkit/replay-server'] : [manifest.name]);
+  build(offline ? [`${manifest.name}...`, '@adkit/replay-server...'] : [`${manifest.name}...`]);
   const replay = offline ? await replayFor(dir, name) : undefined;
   try {
     return await runNode([join(dir, 'dist', 'main.js'), ...args], { cwd: dir, env: replay?.env });
@@ -127,10 +129,19 @@ async function runExample(name, rest) {
 const [command, ...rest] = process.argv.slice(2);
 if (command === 'demo') {
   installIfNeeded();
-  build(['@adkit/demo']);
+  build(['@adkit/demo...']);
   process.exitCode = await runNode([join(root, 'apps', 'demo', 'dist', 'main.js'), ...rest], { cwd: root });
 } else if (command === 'example') {
   process.exitCode = await runExample(rest[0], rest.slice(1));
+} else if (command === 'pack') {
+  installIfNeeded();
+  build(['./packages/*']);
+  const destination = process.env.ADKIT_PACK_DESTINATION || join(root, 'packed');
+  mkdirSync(destination, { recursive: true });
+  // pnpm turns each workspace: range into the real version as it packs.
+  quietly('Packing', bin('pnpm'), ['-r', '--filter', './packages/*', 'pack', '--pack-destination', destination]);
+  const tarballs = readdirSync(destination).filter((file) => file.endsWith('.tgz')).sort();
+  console.log(`${tarballs.length} tarballs in ${destination}:\n${tarballs.map((file) => `  ${file}`).join('\n')}`);
 } else {
-  fail('Usage: node scripts/start.mjs demo [options] | example <name> [--offline]');
+  fail('Usage: node scripts/start.mjs demo [options] | example <name> [--offline] | pack');
 }
