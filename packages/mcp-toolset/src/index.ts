@@ -11,6 +11,8 @@ export type {
 } from './mcpServerConfig.js';
 export type { McpResourcesOptions } from './mcpResources.js';
 export { McpResources, mcpResources } from './mcpResources.js';
+export type { McpPromptsOptions, McpPromptRequestOptions, McpPromptInfo, McpPrompt } from './mcpPrompts.js';
+export { McpPrompts, mcpPrompts } from './mcpPrompts.js';
 export type { McpConnectionOptions } from './toolsetSettings.js';
 export type { McpRequireConfirmation } from './mcpTool.js';
 export { McpTool } from './mcpTool.js';
