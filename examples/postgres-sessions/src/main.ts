@@ -1,17 +1,20 @@
-import { createEvent, createUserContent } from '@adkit/flow';
-import { PostgresSessionService } from '@adkit/session-postgres';
-
-// Every runner process points at the same database; tables are created on first use.
-const sessions = new PostgresSessionService({ connectionString: process.env.DATABASE_URL ?? 'postgres://localhost/adkit' });
-const key = { appName: 'shop', userId: 'ada', sessionId: 'order-42' };
-const here = await sessions.createSession({ ...key, state: { 'user:tier': 'gold' } });
-const there = (await sessions.getSession(key))!; // the same session, loaded by another process
-
-await sessions.appendEvent(here, createEvent({ invocationId: 'inv-1', author: 'user', content: createUserContent('Where is my order?') }));
-// `there` is now stale: appending through it would interleave two histories, so it is refused.
-await sessions.appendEvent(there, createEvent({ invocationId: 'inv-2', author: 'user' })).catch((error: { code: string }) => {
-  console.log(error.code); // SESSION_CONFLICT
-});
-const fresh = (await sessions.getSession(key))!; // reload, then retry the turn
-console.log(fresh.events.length, fresh.state); // 1 { 'user:tier': 'gold' }
-await sessions.close();
+// Runs the README example (sessionConflict.ts) against the Postgres database in DATABASE_URL:
+// `DATABASE_URL=postgres://localhost/adkit npm run example -- postgres-sessions`. It may run any
+// number of times (it starts from a new session each time). Without DATABASE_URL, or when the
+// server cannot be reached, it says so in one line and exits 1.
+if (!process.env.DATABASE_URL) {
+  console.error('Set DATABASE_URL to a Postgres database this example may create tables in, e.g. DATABASE_URL=postgres://localhost/adkit');
+  process.exitCode = 1;
+} else {
+  try {
+    await import('./sessionConflict.js');
+  } catch (error) {
+    // The service wraps a database failure in a SessionError; its cause says what happened.
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const problem = { ECONNREFUSED: 'nothing listens there', ENOTFOUND: 'no such host', '28P01': 'the password was refused', '3D000': 'no such database' }[cause?.code ?? ''];
+    if (!problem) throw error;
+    const target = new URL(process.env.DATABASE_URL);
+    console.error(`Cannot use the Postgres database ${target.host}${target.pathname} (DATABASE_URL): ${problem} (${cause!.code}).`);
+    process.exitCode = 1;
+  }
+}

@@ -1,4 +1,4 @@
-// The README's example is examples/postgres-sessions/src/main.ts, verbatim, and prints what its
+// The README's example is examples/postgres-sessions/src/sessionConflict.ts, verbatim, and prints what its
 // `// …` comments say, against a database of its own on the test server. (The example's own test
 // pins the same output.)
 import { randomBytes } from 'node:crypto';
@@ -8,9 +8,9 @@ import { codeBlocks, expectReadmeExample, runExample } from '@adkit/test-support
 import { PG_URL, testPool } from './support/pgTest.js';
 
 const readme = new URL('../README.md', import.meta.url);
-const example = new URL('../../../examples/postgres-sessions/src/main.ts', import.meta.url);
+const example = new URL('../../../examples/postgres-sessions/src/sessionConflict.ts', import.meta.url);
 
-it('shows examples/postgres-sessions/src/main.ts verbatim', () => {
+it('shows examples/postgres-sessions/src/sessionConflict.ts verbatim', () => {
   expectReadmeExample(readme, example);
 });
 
