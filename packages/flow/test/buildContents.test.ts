@@ -26,7 +26,7 @@ describe('buildContents', () => {
   it('FL-1 #7: leaves out confirmation calls and replies, partial events, empty and error-only events', () => {
     const events = [
       ev('user', [{ text: 'go' }]),
-      ev('a', [{ functionCall: { id: 'adk-c', name: 'adk_request_confirmation', args: {} } }]),
+      ev('a', [{ functionCall: { id: 'adk-c', name: 'adk_request_confirmation', args: {} } }], { longRunningToolIds: ['adk-c'] }),
       ev('user', [{ functionResponse: { id: 'adk-c', name: 'adk_request_confirmation', response: { confirmed: true } } }]),
       ev('a', [{ text: 'chunk' }], { partial: true }),
       createEvent({ invocationId: 'i', author: 'a', errorCode: 'X' }),
@@ -49,7 +49,7 @@ describe('buildContents', () => {
     ]);
   });
 
-  it('a late response goes right after its call; a second response to the same call becomes an update', () => {
+  it('FL-15, late answers come last: a call still unanswered when other turns follow is answered pending in place; its answer comes as a user text where it arrived', () => {
     const events = [
       ev('user', [{ text: 'open a ticket' }]),
       ev('a', [{ functionCall: { id: 't1', name: 'ticket' } }]),
@@ -62,23 +62,30 @@ describe('buildContents', () => {
     expect(buildContents(events, 'a')).toEqual([
       { role: 'user', parts: [{ text: 'open a ticket' }] },
       { role: 'model', parts: [{ functionCall: { id: 't1', name: 'ticket' } }] },
-      { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'ticket', response: { status: 'open' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'ticket', response: { status: 'pending' } } }] },
       { role: 'user', parts: [{ text: 'any news?' }] },
       { role: 'model', parts: [{ text: 'still waiting' }] },
       { role: 'user', parts: [{ text: 'here it is' }] },
+      {
+        role: 'user',
+        parts: [{ text: 'Update from function ticket: {"status":"open"}\nThis is the latest answer to your earlier call ticket({}) (id t1).' }],
+      },
       { role: 'model', parts: [{ text: 'it is open' }] },
-      { role: 'user', parts: [{ text: 'Update from function ticket: {"status":"closed"}' }] },
+      {
+        role: 'user',
+        parts: [{ text: 'Update from function ticket: {"status":"closed"}\nThis is the latest answer to your earlier call ticket({}) (id t1).' }],
+      },
     ]);
   });
 
-  it('the response given after a confirmation replaces the response that asked for it', () => {
+  it('the response given after a confirmation, with nothing said in between, replaces the response that asked for it', () => {
     const events = [
       ev('user', [{ text: 'deploy' }]),
       ev('a', [{ functionCall: { id: 'd1', name: 'deploy' } }]),
       ev('a', [{ functionResponse: { id: 'd1', name: 'deploy', response: { error: 'requires confirmation' } } }], {
         actions: { stateDelta: {}, artifactDelta: {}, requestedToolConfirmations: { d1: { confirmed: false } } },
       }),
-      ev('a', [{ functionCall: { id: 'adk-c', name: 'adk_request_confirmation', args: {} } }]),
+      ev('a', [{ functionCall: { id: 'adk-c', name: 'adk_request_confirmation', args: {} } }], { longRunningToolIds: ['adk-c'] }),
       ev('user', [{ functionResponse: { id: 'adk-c', name: 'adk_request_confirmation', response: { confirmed: true } } }]),
       ev('a', [{ functionResponse: { id: 'd1', name: 'deploy', response: { deployed: true } } }]),
     ];
@@ -106,9 +113,58 @@ describe('buildContents', () => {
     expect(buildContents([...events.slice(0, 3).map((e) => deepFreeze(structuredClone(e))), ...events.slice(3)], 'a')).toEqual(expected);
   });
 
-  it('a call answered inside its own turn (server-side tools) stays as it is', () => {
-    const events = [ev('a', [{ functionCall: { id: 's', name: 'srv' } }, { functionResponse: { id: 's', name: 'srv', response: {} } }, { text: 'ok' }])];
-    expect(buildContents(events, 'a')[0]!.parts).toHaveLength(3);
+  it('a call answered inside its own turn (server-side tools) stays as it is, and gets no placeholder', () => {
+    const events = [
+      ev('a', [{ functionCall: { id: 's', name: 'srv' } }, { functionResponse: { id: 's', name: 'srv', response: {} } }, { functionCall: { id: 'c', name: 'f' } }]),
+      ev('user', [{ text: 'next' }]),
+    ];
+    const contents = buildContents(events, 'a');
+    expect(contents[0]!.parts).toHaveLength(3);
+    expect(contents[1]).toEqual({ role: 'user', parts: [{ functionResponse: { id: 'c', name: 'f', response: { status: 'pending' } } }] });
+  });
+
+  it("issue #23 point 4: a model's own adk_request_confirmation call and the flow's error answer stay visible, paired; the client's reply to it does not", () => {
+    const refusal = { error: 'reserved' };
+    const events = [
+      ev('user', [{ text: 'go' }]),
+      ev('a', [{ functionCall: { id: 'adk-m', name: 'adk_request_confirmation', args: { hint: 'ok?' } } }]),
+      ev('a', [{ functionResponse: { id: 'adk-m', name: 'adk_request_confirmation', response: refusal } }]),
+      ev('user', [{ functionResponse: { id: 'adk-m', name: 'adk_request_confirmation', response: { confirmed: true } } }]),
+    ];
+    expect(buildContents(events, 'a')).toEqual([
+      { role: 'user', parts: [{ text: 'go' }] },
+      { role: 'model', parts: [{ functionCall: { name: 'adk_request_confirmation', args: { hint: 'ok?' } } }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'adk_request_confirmation', response: refusal } }] },
+    ]);
+  });
+
+  it("issue #23 point 1: a resumed call answered late: the tool's answer replaces the client's late answer, and stays last", () => {
+    const started = (id: string) => createEvent({ invocationId: 'i', author: 'a', actions: { stateDelta: {}, artifactDelta: {}, startedToolCalls: [id] } });
+    const events = [
+      ev('user', [{ text: 'VPN is down' }]),
+      ev('a', [{ functionCall: { id: 'outer', name: 'helpdesk', args: { issue: 'vpn' } } }]),
+      ev('user', [{ text: 'hello?' }]),
+      ev('user', [{ functionResponse: { id: 'outer', name: 'helpdesk', response: { ticket: 991 } } }]),
+      started('outer'),
+      ev('a', [{ functionResponse: { id: 'outer', name: 'helpdesk', response: { result: 'open' } } }]),
+    ];
+    const expected = [
+      { role: 'user', parts: [{ text: 'VPN is down' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'outer', name: 'helpdesk', args: { issue: 'vpn' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'outer', name: 'helpdesk', response: { status: 'pending' } } }] },
+      { role: 'user', parts: [{ text: 'hello?' }] },
+      {
+        role: 'user',
+        parts: [{ text: 'Update from function helpdesk: {"result":"open"}\nThis is the latest answer to your earlier call helpdesk({"issue":"vpn"}) (id outer).' }],
+      },
+    ];
+    expect(buildContents(events, 'a')).toEqual(expected);
+    for (const cut of [3, 4, 5]) {
+      const mixed = [...events.slice(0, cut).map((e) => deepFreeze(structuredClone(e))), ...events.slice(cut)];
+      expect(buildContents(mixed, 'a')).toEqual(expected);
+      expect(buildContents(mixed, 'a')).toEqual(expected);
+    }
+    expect(buildContents(events.map((e) => deepFreeze(structuredClone(e))), 'a')).toEqual(expected);
   });
 
   it('filters by branch: events of the same or an ancestor branch only', () => {
@@ -150,6 +206,10 @@ describe('buildContents', () => {
         else if (roll === 8) events.push(ev('other', [{ text: `o${i}` }, { functionCall: { id, name: 'g' } }]));
         else if (roll === 9) events.push(ev('a', [{ text: `p${i}` }], { partial: true }));
         else if (roll === 10) events.push(ev('a', [{ text: `b${i}` }], { branch: next(2) ? 'p' : 'q' }));
+        else if (next(3) === 0)
+          events.push(createEvent({ invocationId: 'i', author: 'a', actions: { stateDelta: {}, artifactDelta: {}, startedToolCalls: [callId] } }));
+        else if (next(2) === 0)
+          events.push(ev('a', [{ functionCall: { id: `adk-c${i}`, name: 'adk_request_confirmation', args: {} } }], { longRunningToolIds: [`adk-c${i}`] }));
         else events.push(ev('a', [{ text: `t${i}` }]));
       }
       return events;
@@ -199,7 +259,10 @@ describe('buildContents', () => {
         { role: 'user', parts: [{ text: 'deploy' }] },
         { role: 'model', parts: [{ functionCall: { id: 'd1', name: 'deploy' } }] },
         { role: 'user', parts: [{ functionResponse: { id: 'd1', name: 'deploy', response: { deployed: true } } }] },
-        { role: 'user', parts: [{ text: 'Update from function deploy: {"deployed":"again"}' }] },
+        {
+          role: 'user',
+          parts: [{ text: 'Update from function deploy: {"deployed":"again"}\nThis is the latest answer to your earlier call deploy({}) (id d1).' }],
+        },
       ];
       expect(buildContents(plain, 'a')).toEqual(expected);
       const frozen = plain.slice(0, 3).map(frozenCopy);

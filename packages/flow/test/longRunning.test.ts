@@ -67,7 +67,10 @@ describe('long-running tools', () => {
     expect(turn3.map((e) => e.content?.parts?.[0]?.text)).toEqual(['Ticket T-1 is resolved.']);
     const third = model.requests[2]!.contents;
     expect(third.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
-    expect(third[4]!.parts![0]!.text).toBe('Update from function create_ticket: {"ticket":"T-1","status":"resolved"}');
+    expect(third[4]!.parts![0]!.text).toBe(
+      'Update from function create_ticket: {"ticket":"T-1","status":"resolved"}\n' +
+        'This is the latest answer to your earlier call create_ticket({"summary":"printer on fire"}) (id call-1).',
+    );
     session = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
     expect(session!.events.filter((e) => e.author === 'user')).toHaveLength(3);
   });

@@ -1,10 +1,17 @@
-import type { Content, Part } from '../content/content.js';
+import type { Content, FunctionCall, FunctionResponse, Part } from '../content/content.js';
 import type { Event } from '../content/event.js';
 import { CLIENT_FUNCTION_CALL_ID_PREFIX } from '../content/ids.js';
 import { deepFreeze } from '../sessions/deepFreeze.js';
+import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 
-/** The function name of confirmation requests and replies, kept out of model history (FL-1 #7). */
+/** The function name of confirmation requests and replies; the flow's own are kept out of model history (FL-1 #7). */
 export const REQUEST_CONFIRMATION_FUNCTION = 'adk_request_confirmation';
+
+/** A late answer's place: the entry and the index of its part. */
+interface LateSlot {
+  entry: Entry;
+  part: number;
+}
 
 interface Entry {
   content: Content;
@@ -21,12 +28,19 @@ interface Entry {
 
 /**
  * Builds the model's history from the session's events for one agent (FL-1 #7):
- * - events of other branches, partial events and confirmation traffic are left out;
+ * - events of other branches and partial events are left out, and so are the flow's own
+ *   confirmation requests and the client's replies; a model's own `adk_request_confirmation` call
+ *   and the flow's error answer to it stay, paired, so the model sees it was refused;
  * - other agents' turns become user context ("For context: [agent] said: …");
- * - a function response is placed right after its call, even when it arrived turns later (a
- *   long-running tool answering); the response given after a confirmation replaces the one that
- *   asked for it; any other later response to an answered call becomes a user text update, so
- *   every provider accepts the history;
+ * - every call is answered exactly once, in place, right after it: by its first response, or, when
+ *   other turns follow before any response came, by `{"status":"pending"}` — so every provider
+ *   accepts the history;
+ * - late answers come last (DESIGN.md): a response to a call already answered in place (a
+ *   long-running tool's update or result, the outcome of a confirmation approved after other
+ *   turns) becomes a user text at the point it arrived, naming the call, its arguments and the
+ *   outcome, and the in-place answer stays as the model saw it. The one exception is a response
+ *   that replaces the one that asked for it (a confirmation, a resumed call) while nothing came in
+ *   between: it takes the place of the asking response;
  * - client ids (`adk-…`) are cleared from calls and responses (FL-7).
  *
  * Incremental (issue #15): session stores hand out deep-frozen events, which never change, so the
@@ -42,6 +56,26 @@ export function buildContents(events: readonly Event[], agentName: string, branc
   const history = new History(agentName, branch, cached);
   for (let i = cached?.prefix.length ?? 0; i < events.length; i++) history.add(events[i]!);
   return history.render();
+}
+
+/** What a call with no response yet is answered in place once other turns follow it. */
+export const PENDING_RESPONSE: Readonly<Record<string, unknown>> = Object.freeze({ status: 'pending' });
+
+/** The longest arguments a late answer repeats in full (the call itself, in place, has them whole). */
+const MAX_LATE_ARGS = 1000;
+
+/**
+ * The user text a late answer becomes: its first line keeps the long-standing
+ * `Update from function <name>: <response>` shape; the second names the call it answers.
+ */
+export function lateAnswerText(call: FunctionCall | undefined, response: FunctionResponse): string {
+  const args = JSON.stringify(call?.args ?? {});
+  const shownArgs = args.length <= MAX_LATE_ARGS ? args : `${args.slice(0, MAX_LATE_ARGS)}…`;
+  const id = response.id && !response.id.startsWith(CLIENT_FUNCTION_CALL_ID_PREFIX) ? ` (id ${response.id})` : '';
+  return (
+    `Update from function ${response.name}: ${JSON.stringify(response.response ?? {})}\n` +
+    `This is the latest answer to your earlier call ${response.name}(${shownArgs})${id}.`
+  );
 }
 
 /** Kept histories, by the first event of the prefix they cover, then by agent and branch. */
@@ -75,22 +109,32 @@ function startsWithEvents(events: readonly Event[], prefix: readonly Event[]): b
 /**
  * The history processed so far. A kept (cached) history has no base and changes in place; a call's
  * own history has the kept one as its base and never changes it: what it would change in a base
- * entry (responses arriving later) it keeps aside.
+ * entry (responses arriving, a late answer replaced) it keeps aside.
  */
 class History {
   /** The events this history covers, when it is a kept one. */
   readonly prefix: Event[] = [];
   private readonly entries: Entry[] = [];
   private readonly callEntry = new Map<string, Entry>();
+  /** Calls answered in place (by a response or the pending placeholder). */
   private readonly answered = new Set<string>();
   // Calls whose first response only asked for confirmation (or was the client's answer to a call
   // that then resumed): the next response takes its place, so the model sees the call's real
-  // outcome right after the call. Collected in event order: the marker always precedes the answer.
+  // outcome. Collected in event order: the marker always precedes the answer.
   private readonly awaiting = new Set<string>();
   /** Base calls no longer awaiting confirmation in this history. */
   private readonly settled = new Set<string>();
+  /** Ids of the flow's own confirmation requests: they and the replies to them stay out. */
+  private readonly hidden = new Set<string>();
+  /**
+   * Where the client's late answer to a call sits (a late-answer entry and its part): a resumed
+   * call's own answer replaces it. `undefined` here hides the base's slot.
+   */
+  private readonly clientLate = new Map<string, LateSlot | undefined>();
   /** Responses of base entries as this history has them. */
   private readonly responses = new Map<Entry, Part[]>();
+  /** Contents of base entries as this history has them (a late answer replaced). */
+  private readonly contents = new Map<Entry, Content>();
   /** A kept history's rendered contents, for its first `renderedCount` entries (undefined: render again). */
   private rendered: Content[] | undefined;
   private renderedCount = 0;
@@ -105,52 +149,71 @@ class History {
     const agentName = this.agentName;
     if (event.author === agentName) {
       for (const id of Object.keys(event.actions?.requestedToolConfirmations ?? {})) this.awaiting.add(id);
+      // A call waiting for a credential (AU-2): the response after the consent is its outcome.
+      for (const id of Object.keys(event.actions?.requestedAuthConfigs ?? {})) this.awaiting.add(id);
       // A resumed call (a resumable tool answered by the client): its answer replaces the client's.
       for (const id of event.actions?.startedToolCalls ?? []) this.awaiting.add(id);
     }
     if (event.partial || !event.content?.parts?.length) return;
     if (this.branch !== undefined && event.branch !== undefined && !isAncestorBranch(event.branch, this.branch)) return;
-    const parts = event.content.parts.filter((part) => !isConfirmationPart(part));
+    const parts = event.content.parts.filter((part) => !this.hides(part, event));
     if (parts.length === 0) return;
 
     if (event.author !== 'user' && event.author !== agentName) {
       const context = presentAsContext(event.author, parts);
-      if (context) this.entries.push({ content: context, owner: this });
+      if (context) this.push({ content: context, owner: this });
       return;
     }
 
     const kept: Part[] = [];
+    const late: Part[] = [];
+    const clientSlots: Array<[string, number]> = [];
     for (const part of parts) {
       const response = part.functionResponse;
-      if (!response?.id) {
+      const id = response?.id;
+      const owner = id ? this.ownerOf(id) : undefined;
+      if (!response || !id || !owner) {
         kept.push(part);
         continue;
       }
-      const owner = this.callEntry.get(response.id) ?? this.base?.callEntry.get(response.id);
-      const answered = this.answered.has(response.id) || this.base?.answered.has(response.id) === true;
-      if (!owner) kept.push(part);
-      else if (answered && this.takeAwaiting(response.id)) {
-        const list = [...this.responsesOf(owner)!];
-        list[list.findIndex((p) => p.functionResponse?.id === response.id)] = part;
-        this.setResponses(owner, list);
-      } else if (answered) kept.push({ text: `Update from function ${response.name}: ${JSON.stringify(response.response ?? {})}` });
-      else {
+      const answered = this.isAnswered(id);
+      const awaited = answered && this.takeAwaiting(id);
+      // Any answer of the agent's own ends the client's slot: only the next one may replace it.
+      const slot = event.author !== 'user' ? this.clientSlot(id) : undefined;
+      if (slot) this.clientLate.set(id, undefined);
+      if (!answered) {
         this.setResponses(owner, [...(this.responsesOf(owner) ?? []), part]);
-        this.answered.add(response.id);
+        this.answered.add(id);
+        continue;
       }
+      if (awaited && owner === this.last() && this.replaceInPlace(owner, part)) continue;
+      const text = lateAnswerText(findCall(owner, id), response);
+      if (awaited && slot) {
+        const content = this.contentOf(slot.entry);
+        const replaced = [...(content.parts ?? [])];
+        replaced[slot.part] = { text };
+        this.setContent(slot.entry, { ...content, parts: replaced });
+        continue;
+      }
+      if (event.author === 'user') clientSlots.push([id, late.length]);
+      late.push({ text });
     }
-    if (kept.length === 0) return;
-    const entry: Entry = { content: { role: event.content.role ?? (event.author === 'user' ? 'user' : 'model'), parts: kept }, owner: this };
-    this.entries.push(entry);
-    for (const part of kept) if (part.functionCall?.id) this.callEntry.set(part.functionCall.id, entry);
+    if (kept.length > 0)
+      this.push({ content: { role: event.content.role ?? (event.author === 'user' ? 'user' : 'model'), parts: kept }, owner: this });
+    if (late.length > 0) {
+      const entry: Entry = { content: { role: 'user', parts: late }, owner: this };
+      this.push(entry);
+      for (const [id, part] of clientSlots) this.clientLate.set(id, { entry, part });
+    }
   }
 
   /**
-   * The contents: the base's kept rendering (one array copy), with the responses this history set
-   * aside for base entries put in, then this history's own entries.
+   * The contents: the base's kept rendering (one array copy), with what this history changed in
+   * base entries put in, then this history's own entries.
    */
   render(): Content[] {
     const contents = this.base ? this.base.keptContents().slice() : [];
+    for (const [entry, content] of this.contents) contents[entry.index!] = clearClientIds(content);
     // Responses for base entries, last first so that earlier indexes stay right.
     const aside = [...this.responses].sort(([a], [b]) => b.index! - a.index!);
     for (const [entry, parts] of aside) {
@@ -180,6 +243,82 @@ class History {
     return this.rendered;
   }
 
+  /**
+   * Adds an entry. The entry before it is closed first: a call of it still without a response is
+   * answered `{"status":"pending"}` in place, so each call has exactly one answer right after it
+   * and anything arriving later is a late answer.
+   */
+  private push(entry: Entry): void {
+    const previous = this.last();
+    const calls = previous?.content.parts?.filter((part) => part.functionCall?.id && this.ownerOf(part.functionCall.id) === previous);
+    if (previous && calls?.some((part) => !this.isAnswered(part.functionCall!.id!))) {
+      // In call order: the answers given, each unanswered call's placeholder between them.
+      const given = this.responsesOf(previous) ?? [];
+      const ordered = calls.flatMap((part): Part[] => {
+        const { id, name } = part.functionCall!;
+        const answer = given.find((response) => response.functionResponse?.id === id);
+        if (answer) return [answer];
+        if (this.isAnswered(id!)) return []; // answered inside its own turn
+        this.answered.add(id!);
+        return [{ functionResponse: { id, name, response: { ...PENDING_RESPONSE } } }];
+      });
+      this.setResponses(previous, [...ordered, ...given.filter((response) => !ordered.includes(response))]);
+    }
+    this.entries.push(entry);
+    const parts = entry.content.parts ?? [];
+    for (const part of parts) {
+      const id = part.functionCall?.id;
+      if (!id) continue;
+      this.callEntry.set(id, entry);
+      // Answered inside its own turn (a server-side tool): that answer is the one.
+      if (parts.some((other) => other.functionResponse?.id === id)) this.answered.add(id);
+    }
+  }
+
+  /** The newest entry, this history's or its base's. */
+  private last(): Entry | undefined {
+    return this.entries.at(-1) ?? this.base?.entries.at(-1);
+  }
+
+  private ownerOf(id: string): Entry | undefined {
+    return this.callEntry.get(id) ?? this.base?.callEntry.get(id);
+  }
+
+  private isAnswered(id: string): boolean {
+    return this.answered.has(id) || this.base?.answered.has(id) === true;
+  }
+
+  /**
+   * Whether the part is confirmation traffic the model must not see: a request the flow made (it
+   * marks them long-running) and any reply to one. A model's own call to the reserved name, and
+   * the flow's error answer to it, stay.
+   */
+  private hides(part: Part, event: Event): boolean {
+    const call = part.functionCall;
+    if (call && (call.name === REQUEST_CONFIRMATION_FUNCTION || call.name === REQUEST_CREDENTIAL_FUNCTION)) {
+      if (!call.id || event.author === 'user' || !event.longRunningToolIds?.includes(call.id)) return false;
+      this.hidden.add(call.id);
+      return true;
+    }
+    const response = part.functionResponse;
+    if (!response || (response.name !== REQUEST_CONFIRMATION_FUNCTION && response.name !== REQUEST_CREDENTIAL_FUNCTION)) return false;
+    return event.author === 'user' || (response.id !== undefined && (this.hidden.has(response.id) || this.base?.hidden.has(response.id) === true));
+  }
+
+  /** Puts `part` in place of the response to the same call; false when there is none to replace. */
+  private replaceInPlace(owner: Entry, part: Part): boolean {
+    const list = [...(this.responsesOf(owner) ?? [])];
+    const at = list.findIndex((p) => p.functionResponse?.id === part.functionResponse!.id);
+    if (at < 0) return false;
+    list[at] = part;
+    this.setResponses(owner, list);
+    return true;
+  }
+
+  private clientSlot(id: string): LateSlot | undefined {
+    return this.clientLate.has(id) ? this.clientLate.get(id) : this.base?.clientLate.get(id);
+  }
+
   /** Whether the call was awaiting confirmation; it no longer is. */
   private takeAwaiting(id: string): boolean {
     if (this.awaiting.delete(id)) return true;
@@ -192,6 +331,20 @@ class History {
 
   private responsesOf(entry: Entry): Part[] | undefined {
     return this.responses.get(entry) ?? entry.responses;
+  }
+
+  private contentOf(entry: Entry): Content {
+    return this.contents.get(entry) ?? entry.content;
+  }
+
+  private setContent(entry: Entry, content: Content): void {
+    if (entry.owner !== this) {
+      this.contents.set(entry, content);
+      return;
+    }
+    entry.content = content;
+    entry.rendered = undefined;
+    if (this.rendered && entry.index !== undefined) this.rendered[entry.index] = entry.rendered = deepFreeze(clearClientIds(content));
   }
 
   private setResponses(entry: Entry, parts: Part[]): void {
@@ -212,15 +365,13 @@ class History {
   }
 }
 
-function isAncestorBranch(eventBranch: string, branch: string): boolean {
-  return branch === eventBranch || branch.startsWith(`${eventBranch}.`);
+/** The call with this id in an entry's content. */
+function findCall(entry: Entry, id: string): FunctionCall | undefined {
+  return entry.content.parts?.find((part) => part.functionCall?.id === id)?.functionCall;
 }
 
-function isConfirmationPart(part: Part): boolean {
-  return (
-    part.functionCall?.name === REQUEST_CONFIRMATION_FUNCTION ||
-    part.functionResponse?.name === REQUEST_CONFIRMATION_FUNCTION
-  );
+function isAncestorBranch(eventBranch: string, branch: string): boolean {
+  return branch === eventBranch || branch.startsWith(`${eventBranch}.`);
 }
 
 /** Another agent's turn, told to this agent as user context. */
