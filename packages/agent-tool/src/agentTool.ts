@@ -6,15 +6,13 @@ import {
   requestText,
   unansweredResponse,
   type FunctionDeclaration,
-  type JsonSchema,
   type ResumableTool,
+  type SchemaCheck,
   type RunnableTool,
   type SkipSummarizationResultDisplayer,
   type SubAgentOutcome,
   type ToolContext,
 } from '@adkit/flow';
-import { compileSchema, type CompiledSchema } from '@adkit/tool';
-import type { TSchema } from 'typebox';
 
 /** Options of `agentTool`. */
 export interface AgentToolOptions {
@@ -49,20 +47,19 @@ export function agentTool(agent: BaseAgent, options: AgentToolOptions = {}): Age
   if (!(agent instanceof BaseAgent))
     throw new ConfigError(`agentTool: expected an agent (LlmAgent, SequentialAgent, …), got ${agent === null ? 'null' : typeof agent}.`);
   const llm = agent instanceof LlmAgent ? agent : undefined;
-  let input: CompiledSchema | undefined;
-  let output: CompiledSchema | undefined;
   const declaration: FunctionDeclaration = {
     name: agent.name,
     description: agent.description,
-    parametersJsonSchema: (declaredSchema(agent) as JsonSchema | undefined) ?? REQUEST_PARAMETERS,
+    parametersJsonSchema: declaredSchema(agent)?.jsonSchema ?? REQUEST_PARAMETERS,
   };
 
-  const message = async (args: Record<string, unknown>): Promise<string> => {
-    if (llm?.inputSchema) {
-      input ??= await compileSchema(llm.inputSchema);
-      const problems = input.problems(args);
-      if (problems.length > 0) throw new Error(`argument validation failed for agent ${agent.name}: ${problems.join('; ')}`);
-      return JSON.stringify(args);
+  const message = async (ctx: ToolContext, args: Record<string, unknown>): Promise<string> => {
+    const input = llm?.inputSchemaCheck;
+    if (input) {
+      const checked = await input.validate(args, ctx.signal);
+      if (!checked.ok) throw new Error(`argument validation failed for agent ${agent.name}: ${checked.problems.join('; ')}`);
+      // The child reads what the schema handed on (a Standard Schema's output: defaults, transforms).
+      return JSON.stringify(checked.value);
     }
     return requestText(agent.name, args);
   };
@@ -71,17 +68,20 @@ export function agentTool(agent: BaseAgent, options: AgentToolOptions = {}): Age
     if (outcome.kind !== 'answer') return unansweredResponse(agent.name, outcome);
     if (options.propagateState) copyChangedState(ctx, outcome.initialState, outcome.state);
     if (!outcome.text) return {};
-    if (!llm?.outputSchema) return { result: outcome.text };
-    output ??= await compileSchema(llm.outputSchema);
+    const output = llm?.compiledOutputSchema?.check;
+    if (!output) return { result: outcome.text };
     let parsed: unknown;
     try {
       parsed = JSON.parse(outcome.text);
     } catch (error) {
       throw new Error(`output validation failed for sub-agent ${agent.name}: the answer is not JSON (${(error as Error).message})`);
     }
-    const problems = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? output.problems(parsed) : ['the answer is not a JSON object'];
-    if (problems.length > 0) throw new Error(`output validation failed for sub-agent ${agent.name}: ${problems.join('; ')}`);
-    return parsed as Record<string, unknown>;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error(`output validation failed for sub-agent ${agent.name}: the answer is not a JSON object`);
+    const checked = await output.validate(parsed, ctx.signal);
+    if (!checked.ok) throw new Error(`output validation failed for sub-agent ${agent.name}: ${checked.problems.join('; ')}`);
+    const value: unknown = checked.value;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
   };
 
   return {
@@ -95,7 +95,7 @@ export function agentTool(agent: BaseAgent, options: AgentToolOptions = {}): Age
       // AT-3: set first, so it applies even when the run fails.
       if (options.skipSummarization) ctx.actions.skipSummarization = true;
       if (ctx.resumeState !== undefined && ctx.toolConfirmation) return result(ctx, await callSubAgent(agent, ctx, {}));
-      const text = await message(args);
+      const text = await message(ctx, args);
       return result(ctx, await callSubAgent(agent, ctx, { message: { role: 'user', parts: [{ text }] } }));
     },
     async resume(ctx, response) {
@@ -106,8 +106,8 @@ export function agentTool(agent: BaseAgent, options: AgentToolOptions = {}): Age
 }
 
 /** AT-2: the agent's input schema, or (for a workflow agent) its first sub-agent's, recursively. */
-function declaredSchema(agent: BaseAgent): TSchema | undefined {
-  if (agent instanceof LlmAgent) return agent.inputSchema;
+function declaredSchema(agent: BaseAgent): SchemaCheck | undefined {
+  if (agent instanceof LlmAgent) return agent.inputSchemaCheck;
   const first = agent.subAgents[0];
   return first ? declaredSchema(first) : undefined;
 }

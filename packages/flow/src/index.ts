@@ -124,6 +124,11 @@ export { checkSchemaSyntax } from './schema/checkSchemaSyntax.js';
 export { SUBSCHEMA_KEYWORDS } from './schema/subschemaKeywords.js';
 export type { SchemaError } from './schema/schemaErrors.js';
 export { formatSchemaErrors, formatSchemaPath, MAX_SCHEMA_PROBLEMS } from './schema/schemaErrors.js';
+export type { AnySchema, SchemaInput, SchemaOutput, StandardJsonSchema } from './schema/standardSchema.js';
+export { isStandardSchema } from './schema/standardSchema.js';
+export type { SchemaCheckOptions, SchemaResult } from './schema/schemaCheck.js';
+export { SchemaCheck } from './schema/schemaCheck.js';
+export { formatStandardIssues } from './schema/standardIssues.js';
 export { REQUEST_CONFIRMATION_FUNCTION } from './llmFlow/buildContents.js';
 export type {
   ConfirmationRequest,

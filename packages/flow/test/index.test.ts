@@ -23,6 +23,7 @@ describe('@adkit/flow exports', () => {
         'newId', 'packTool', 'pendingConfirmationRequests', 'pendingLongRunningCalls', 'readonlyState',
         'registerTool', 'replaceTool', 'requestText', 'scanConfirmationRequests', 'stderrLogger', 'stringifyContent',
         'toJsonValue', 'unansweredResponse',
+        'SchemaCheck', 'formatStandardIssues', 'isStandardSchema',
       ].sort(),
     );
   });

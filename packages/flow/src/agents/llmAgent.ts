@@ -1,4 +1,5 @@
-import type { TSchema } from 'typebox';
+import type { AnySchema } from '../schema/standardSchema.js';
+import { SchemaCheck } from '../schema/schemaCheck.js';
 import { BaseAgent, type BaseAgentOptions } from './baseAgent.js';
 import {
   callbackList,
@@ -41,10 +42,16 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   tools?: readonly (Tool | Toolset)[];
   /** Groups of tools resolved once per agent run (FL-2). */
   toolsets?: readonly Toolset[];
-  /** The JSON schema of the input when this agent is used as a tool. */
-  inputSchema?: TSchema;
-  /** The final answer must be JSON of this schema. */
-  outputSchema?: TSchema;
+  /**
+   * The input when this agent is used as a tool (`agentTool`): a TypeBox or Standard JSON Schema
+   * (zod 4, valibot, arktype). Declared as the tool's parameters and checked on each call.
+   */
+  inputSchema?: AnySchema;
+  /**
+   * The final answer must be JSON of this schema (TypeBox or Standard JSON Schema); with
+   * `outputKey`, the checked value (a Standard Schema's output) is saved.
+   */
+  outputSchema?: AnySchema;
   /** Saves the final answer's text (or parsed JSON with `outputSchema`) to this state key. */
   outputKey?: string;
   beforeModelCallback?: OneOrMany<BeforeModelCallback>;
@@ -82,8 +89,10 @@ export class LlmAgent extends BaseAgent {
   readonly instruction?: string | InstructionProvider;
   readonly tools: readonly Tool[];
   readonly toolsets: readonly Toolset[];
-  readonly inputSchema?: TSchema;
-  readonly outputSchema?: TSchema;
+  readonly inputSchema?: AnySchema;
+  readonly outputSchema?: AnySchema;
+  /** The input schema's check and JSON Schema (what `agentTool` declares and validates with). */
+  readonly inputSchemaCheck?: SchemaCheck;
   /** The output schema as the flow uses it: compiled on first use, with its `set_model_response` tool. */
   readonly compiledOutputSchema?: CompiledOutputSchema;
   readonly outputKey?: string;
@@ -140,13 +149,10 @@ export class LlmAgent extends BaseAgent {
     this.toolsets = toolsets;
     this.inputSchema = options.inputSchema;
     this.outputSchema = options.outputSchema;
-    if (options.outputSchema !== undefined) {
-      try {
-        this.compiledOutputSchema = new CompiledOutputSchema(options.outputSchema);
-      } catch (error) {
-        throw new ConfigError(`LlmAgent "${options.name}": outputSchema does not compile: ${(error as Error).message}`, { cause: error });
-      }
-    }
+    if (options.inputSchema !== undefined)
+      this.inputSchemaCheck = new SchemaCheck(options.inputSchema, { label: `LlmAgent "${options.name}": inputSchema` });
+    if (options.outputSchema !== undefined)
+      this.compiledOutputSchema = new CompiledOutputSchema(options.outputSchema, `LlmAgent "${options.name}": outputSchema`);
     this.outputKey = options.outputKey;
     this.generateContentConfig = options.generateContentConfig;
     this.maxToolConcurrency = options.maxToolConcurrency;

@@ -27,9 +27,9 @@ export async function buildRequest(
 ) {
   if (agent.generateContentConfig) Object.assign(request.config, cloneData(agent.generateContentConfig));
   const hasTools = resolved.tools.length > 0;
-  if (agent.outputSchema && !hasTools) {
+  if (agent.compiledOutputSchema && !hasTools) {
     request.config.responseMimeType = 'application/json';
-    request.config.responseJsonSchema = agent.outputSchema as Record<string, unknown>;
+    request.config.responseJsonSchema = agent.compiledOutputSchema.check.jsonSchema;
   }
 
   const readonly = new FlowContext(context);

@@ -121,7 +121,7 @@ async function* runStep(
       if (!response.partial) {
         actions = createEventActions();
         eventId = newId();
-        if (agent.outputKey) saveOutput(agent, event, outputCheck);
+        if (agent.outputKey) await saveOutput(agent, event, outputCheck, context.signal);
       }
       yield event;
       if (response.partial || getFunctionCalls(event).length === 0) continue;
@@ -142,7 +142,7 @@ async function* runStep(
       if (!responses || context.signal.aborted) return;
       const confirmation = await confirmationEvent(context, event, responses);
       if (confirmation) yield confirmation;
-      const structured = structuredAnswer(context, agent, responses, outputCheck);
+      const structured = await structuredAnswer(context, agent, responses, outputCheck);
       if (structured) yield structured;
       if (responses.actions.transferToAgent) yield* transfer(context, handoff, responses.actions.transferToAgent);
       return;

@@ -1,7 +1,6 @@
-import type { TSchema } from 'typebox';
 import type { FunctionDeclaration } from '../content/content.js';
-import type { CompiledSchema } from '../schema/compileSchema.js';
-import { LazySchema } from '../schema/lazySchema.js';
+import { SchemaCheck } from '../schema/schemaCheck.js';
+import type { AnySchema } from '../schema/standardSchema.js';
 import type { RunnableTool } from '../tools/tool.js';
 
 /** The tool through which a model with tools gives its structured final answer (BT-9). */
@@ -14,44 +13,53 @@ export const SET_MODEL_RESPONSE_INSTRUCTION =
   `to complete the task, always call ${SET_MODEL_RESPONSE} with your final answer in the specified schema format.`;
 
 /**
- * An agent's output schema, owned by the agent: checked for what would not compile at
- * construction, compiled on first use (the first run loads TypeBox's compiler, importing adkit
- * does not), and the `set_model_response` tool built on it.
+ * An agent's output schema, owned by the agent (a TypeBox or Standard JSON Schema, through
+ * `SchemaCheck`): checked at construction, a TypeBox schema compiled on first use (the first run
+ * loads TypeBox's compiler, importing adkit does not), and the `set_model_response` tool built on
+ * it, declared with the schema's JSON Schema.
  */
 export class CompiledOutputSchema {
-  readonly schema: TSchema;
+  readonly schema: AnySchema;
+  /** The schema's check and JSON Schema. */
+  readonly check: SchemaCheck;
   /** `set_model_response`, declared with the schema; its calls are checked against it. */
   readonly tool: RunnableTool;
-  readonly #lazy: LazySchema;
 
-  /** Throws what compiling would throw (an invalid `pattern`, say); the agent wraps it in a `ConfigError`. */
-  constructor(schema: TSchema) {
-    this.#lazy = new LazySchema(schema);
+  /** Throws a `ConfigError` for a schema adkit cannot use (`SchemaCheck`), its message starting with `label`. */
+  constructor(schema: AnySchema, label = 'outputSchema') {
+    this.check = new SchemaCheck(schema, { label });
     this.schema = schema;
-    this.tool = setModelResponseTool(schema, this.#lazy);
+    this.tool = setModelResponseTool(this.check);
   }
 
-  /** The compiled check, compiled by the first call and kept. */
-  compile(): Promise<CompiledSchema> {
-    return this.#lazy.compile();
+  #ready?: Promise<SchemaCheck>;
+
+  /** The check, ready: a TypeBox schema compiled by the first call and kept (one promise for all callers). */
+  compile(): Promise<SchemaCheck> {
+    this.#ready ??= this.check.compile().then(() => this.check);
+    return this.#ready;
   }
 }
 
-/** Builds `set_model_response` for an output schema; its arguments are checked on each call. */
-function setModelResponseTool(schema: TSchema, lazy: LazySchema): RunnableTool {
+/**
+ * Builds `set_model_response` for an output schema (BT-9); its arguments are checked on each call
+ * and returned as the model sent them (the agent's final answer is checked again, and its output
+ * value saved, by `saveOutput`).
+ */
+function setModelResponseTool(check: SchemaCheck): RunnableTool {
   const declaration: FunctionDeclaration = {
     name: SET_MODEL_RESPONSE,
     description:
       'Set your final response using the required output schema. Use this tool to provide your final structured answer instead of outputting text directly.',
-    parametersJsonSchema: schema as Record<string, unknown>,
+    parametersJsonSchema: check.jsonSchema,
   };
   return {
     name: SET_MODEL_RESPONSE,
     description: declaration.description!,
     declaration: () => declaration,
-    async run(_ctx, args) {
-      const compiled = lazy.compiled ?? (await lazy.compile());
-      if (!compiled.check(args)) throw new Error(`invalid output schema: ${compiled.problems(args).join('; ')}`);
+    async run(ctx, args) {
+      const result = await check.validate(args, ctx.signal);
+      if (!result.ok) throw new Error(`invalid output schema: ${result.problems.join('; ')}`);
       return args;
     },
   };

@@ -1,16 +1,21 @@
 import type { ToolResult } from '../runner/callbacks.js';
 import type { Content, Part } from '../content/content.js';
 import { createEvent, getFunctionResponses, isFinalResponse, type Event } from '../content/event.js';
+import { errorMessage } from '../errors.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
-import type { CompiledSchema } from '../schema/compileSchema.js';
+import type { SchemaCheck } from '../schema/schemaCheck.js';
 import { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
 
-/** The compiled check of an agent's output schema. */
-export type OutputCheck = CompiledSchema;
+/** The ready check of an agent's output schema. */
+export type OutputCheck = SchemaCheck;
 
-/** Saves a final answer to the agent's `outputKey` (parsed and checked with `outputSchema`). */
-export function saveOutput(agent: LlmAgent, event: Event, outputCheck: OutputCheck | undefined): void {
+/**
+ * Saves a final answer to the agent's `outputKey`: the text, or with `outputSchema` the parsed
+ * JSON checked against it (a Standard Schema's output value, transforms applied). An async check
+ * is given up on when the run's signal aborts.
+ */
+export async function saveOutput(agent: LlmAgent, event: Event, outputCheck: OutputCheck | undefined, signal?: AbortSignal): Promise<void> {
   if (!isFinalResponse(event) || event.errorCode || getFunctionResponses(event).length > 0) return;
   const text = (event.content?.parts ?? [])
     .filter((part: Part) => part.text !== undefined && !part.thought)
@@ -21,7 +26,7 @@ export function saveOutput(agent: LlmAgent, event: Event, outputCheck: OutputChe
     event.actions.stateDelta[agent.outputKey!] = text;
     return;
   }
-  const parsed = parseStructured(text, outputCheck);
+  const parsed = await parseStructured(text, outputCheck, signal);
   if ('value' in parsed) event.actions.stateDelta[agent.outputKey!] = parsed.value;
   else {
     event.errorCode = 'INVALID_OUTPUT';
@@ -29,30 +34,36 @@ export function saveOutput(agent: LlmAgent, event: Event, outputCheck: OutputChe
   }
 }
 
-function parseStructured(text: string, check: OutputCheck): { value: unknown } | { problem: string } {
+async function parseStructured(text: string, check: OutputCheck, signal: AbortSignal | undefined): Promise<{ value: unknown } | { problem: string }> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { problem: 'the answer is not JSON' };
   }
-  if (check.check(value)) return { value };
-  return { problem: check.problems(value).join('; ') };
+  let result;
+  try {
+    result = await check.validate(value, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { problem: errorMessage(error) };
+  }
+  return result.ok ? { value: result.value } : { problem: result.problems.join('; ') };
 }
 
 /** The final answer given through `set_model_response`, as a model text event (FL-5). */
-export function structuredAnswer(
+export async function structuredAnswer(
   context: InvocationContext,
   agent: LlmAgent,
   responses: Event,
   outputCheck: OutputCheck | undefined,
-): Event | undefined {
+): Promise<Event | undefined> {
   const answer = getFunctionResponses(responses).find(
     (r) => r.name === SET_MODEL_RESPONSE && r.response && !Object.hasOwn(r.response, 'error'),
   );
   if (!answer) return undefined;
   const content: Content = { role: 'model', parts: [{ text: JSON.stringify(answer.response as ToolResult) }] };
   const event = createEvent({ invocationId: context.invocationId, author: agent.name, branch: context.branch, content });
-  if (agent.outputKey) saveOutput(agent, event, outputCheck);
+  if (agent.outputKey) await saveOutput(agent, event, outputCheck, context.signal);
   return event;
 }
