@@ -1,4 +1,3 @@
-// Needs GEMINI_API_KEY: `GEMINI_API_KEY=… pnpm --filter @adkit/example-gemini-search start`.
 import { InMemoryRunner, LlmAgent, createUserContent, stringifyContent } from '@adkit/flow';
 import { googleSearch } from '@adkit/gemini-tools';
 import { gemini } from '@adkit/model-gemini';
@@ -24,6 +23,7 @@ for await (const event of runner.runAsync({ userId: 'u1', sessionId: 's1', newMe
   }
   if (event.errorCode) {
     console.error(`${event.errorCode}: ${event.errorMessage}`); // e.g. a cut stream: no answer is made up
+    process.exitCode = 1;
     continue;
   }
   const grounding = (event.groundingMetadata ?? {}) as Grounding;

@@ -1,11 +1,15 @@
 // The example runs as `node dist/main.js` would, with the real @google/genai SDK pointed at the
 // replay server (GOOGLE_GEMINI_BASE_URL), which replays a recorded grounded stream. Bad input
 // tried: a missing API key (the SDK never gets a request), a stream cut before its finish reason.
+import { readFileSync } from 'node:fs';
 import { startReplayServer, truncatedFixture } from '@adkit/replay-server';
 import { runExample } from '@adkit/test-support';
 import { expect, it, onTestFinished } from 'vitest';
 
 const main = new URL('../src/main.ts', import.meta.url);
+// What `npm run example -- gemini-search --offline` replays (#31): the recording this test replays.
+const offlineScript = JSON.parse(readFileSync(new URL('../replay.json', import.meta.url), 'utf8')) as string[];
+
 const FIXTURE = 'gemini--google-search-grounding-stream.sse';
 
 async function replay(step: Parameters<typeof startReplayServer>[0]) {
@@ -15,7 +19,7 @@ async function replay(step: Parameters<typeof startReplayServer>[0]) {
 }
 
 it('BT-10: streams the grounded answer, then prints its search queries and sources', async () => {
-  const { server, env } = await replay({ script: [FIXTURE] });
+  const { server, env } = await replay({ script: offlineScript });
   expect(await runExample(main, { env })).toEqual({
     stdout: [
       '10 chunks, then: ### Weather in San Francisco is Mild and Partly Cloudy Today',
@@ -37,11 +41,10 @@ it('BT-10: streams the grounded answer, then prints its search queries and sourc
 it('issue 9: a stream cut before its finish reason is reported, and no answer or source is made up', async () => {
   const { env } = await replay({ script: [truncatedFixture(FIXTURE, 4)] });
   const run = await runExample(main, { env });
-  expect(run).toEqual({ stdout: [], stderr: [expect.stringMatching(/^INCOMPLETE_STREAM: /)], exitCode: 0 });
+  expect(run).toEqual({ stdout: [], stderr: [expect.stringMatching(/^INCOMPLETE_STREAM: /)], exitCode: 1 });
 });
 
-it('without an API key, fails before any request with a message naming the variable', async () => {
-  await expect(runExample(main, { env: { GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined } })).rejects.toThrow(
-    /set GEMINI_API_KEY or GOOGLE_API_KEY/,
-  );
+it('without an API key: one line naming the variable and the offline command, exit code 1, no request', async () => {
+  const run = await runExample(main, { env: { GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined } });
+  expect(run).toEqual({ stdout: [], stderr: [expect.stringMatching(/set GEMINI_API_KEY or GOOGLE_API_KEY.* Or run it offline: npm run example -- gemini-search --offline$/)], exitCode: 1 });
 });

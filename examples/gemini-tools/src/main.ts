@@ -1,12 +1,12 @@
-// Runs the README example (googleSearch.ts) against the Gemini API:
-// `GEMINI_API_KEY=… pnpm --filter @adkit/example-gemini-tools start`. Without a key, gemini()
-// refuses with a message that says what to set.
+// Runs googleSearch.ts on the real API: `GEMINI_API_KEY=… npm run example -- gemini-tools`, or offline
+// on the recorded API traffic in replay.json: `npm run example -- gemini-tools --offline`. Without a
+// key, the model refuses with one line that names the variable to set; this adds how to run offline.
 import { isAdkitError } from '@adkit/flow';
 
 try {
   await import('./googleSearch.js');
 } catch (error) {
   if (!isAdkitError(error) || error.code !== 'INVALID_CONFIG') throw error;
-  console.error(error.message);
+  console.error(`${error.message} Or run it offline: npm run example -- gemini-tools --offline`);
   process.exitCode = 1;
 }

@@ -1,4 +1,3 @@
-// Needs OPENAI_API_KEY and GEMINI_API_KEY: `pnpm --filter @adkit/example-mixed-models start`.
 import { agentTool } from '@adkit/agent-tool';
 import { InMemoryRunner, LlmAgent, createUserContent, type Part } from '@adkit/flow';
 import { googleSearch } from '@adkit/gemini-tools';
@@ -30,7 +29,10 @@ const show = (who: string, part: Part) => {
 const runner = new InMemoryRunner({ agent: assistant, autoCreateSession: true });
 const newMessage = createUserContent('Do I need a jacket in San Francisco today?');
 for await (const event of runner.runAsync({ userId: 'u1', sessionId: 's1', newMessage })) {
-  if (event.errorCode) console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+  if (event.errorCode) {
+    console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+    process.exitCode = 1;
+  }
   const inner = event.toolProgress?.event; // the searcher's own events, shown while it works
   for (const part of inner?.content?.parts ?? []) show(`  (${inner!.author} on ${inner!.modelVersion})`, part);
   if (!event.partial) for (const part of event.content?.parts ?? []) show(event.author, part);

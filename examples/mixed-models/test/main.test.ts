@@ -2,6 +2,7 @@
 // pointed at one replay server: the OpenAI side answers with written Chat Completions responses,
 // the Gemini side with a recorded grounded answer. Bad input tried: the Gemini side failing with a
 // recorded 400 (the OpenAI agent gets the error as the tool's answer and carries on), no keys.
+import { readFileSync } from 'node:fs';
 import { startReplayServer, type ReplayStep } from '@adkit/replay-server';
 import { runExample } from '@adkit/test-support';
 import { expect, it, onTestFinished } from 'vitest';
@@ -49,11 +50,14 @@ async function replay(script: ReplayStep[]) {
 }
 
 it('AT-1, AT-6, BT-10: the OpenAI agent calls the Gemini searcher, which searches; the answer crosses providers', async () => {
-  const { server, env } = await replay([
+  const script = [
     chat({ call: { name: 'searcher', args: { request: 'What is the weather in San Francisco today?' } } }),
     'gemini--google-search-grounding.json',
     chat({ content: 'Bring a light jacket: it is mild and partly cloudy, around 69°F, cooler tonight.' }),
-  ]);
+  ];
+  // `npm run example -- mixed-models --offline` replays exactly this (#31).
+  expect(JSON.parse(readFileSync(new URL('../replay.json', import.meta.url), 'utf8'))).toEqual(script);
+  const { server, env } = await replay(script);
   expect(await runExample(main, { env })).toEqual({
     stdout: [
       'assistant → searcher({"request":"What is the weather in San Francisco today?"})',
@@ -97,6 +101,7 @@ it('a Gemini failure reaches the OpenAI agent as the tool error, and the run goe
   server.assertDone();
 });
 
-it('without keys, fails before any request with a message naming the variable', async () => {
-  await expect(runExample(main, { env: { OPENAI_API_KEY: undefined, GEMINI_API_KEY: 'x', GOOGLE_API_KEY: undefined } })).rejects.toThrow(/OPENAI_API_KEY/);
+it('without keys: one line naming the variable and the offline command, exit code 1, no request', async () => {
+  const run = await runExample(main, { env: { OPENAI_API_KEY: undefined, GEMINI_API_KEY: 'x', GOOGLE_API_KEY: undefined } });
+  expect(run).toEqual({ stdout: [], stderr: [expect.stringMatching(/OPENAI_API_KEY.* Or run it offline: npm run example -- mixed-models --offline$/)], exitCode: 1 });
 });

@@ -1,14 +1,18 @@
 // The example runs as `node dist/main.js` would, with the real @google/genai SDK pointed at the
 // replay server through GOOGLE_GEMINI_BASE_URL. (@adkit/model-gemini's README test checks that
 // its README shows src/streamToolCall.ts verbatim.)
+import { readFileSync } from 'node:fs';
 import { startReplayServer, truncatedFixture } from '@adkit/replay-server';
 import { runExample } from '@adkit/test-support';
 import { expect, it, onTestFinished } from 'vitest';
 
 const main = new URL('../src/main.ts', import.meta.url);
+// What `npm run example -- model-gemini --offline` replays (#31): the recording this test replays.
+const offlineScript = JSON.parse(readFileSync(new URL('../replay.json', import.meta.url), 'utf8')) as string[];
+
 
 it('sends the declaration and system instruction, then prints the streamed function call', async () => {
-  const server = await startReplayServer({ script: ['gemini--function-call-stream.1.sse'] });
+  const server = await startReplayServer({ script: offlineScript });
   onTestFinished(() => server.close());
   const env = { GEMINI_API_KEY: 'AIza-replay-test', GOOGLE_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl };
   expect(await runExample(main, { env })).toEqual({
@@ -44,7 +48,7 @@ it('without GEMINI_API_KEY or GOOGLE_API_KEY, says what to set and exits 1', asy
   expect(await runExample(main, { env: { GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined } })).toEqual({
     stdout: [],
     stderr: [
-      'gemini("gemini-2.0-flash"): no API key. Pass {apiKey}, set GEMINI_API_KEY or GOOGLE_API_KEY, or use Vertex AI with {vertexai: true, project, location}.',
+      'gemini("gemini-2.0-flash"): no API key. Pass {apiKey}, set GEMINI_API_KEY or GOOGLE_API_KEY, or use Vertex AI with {vertexai: true, project, location}. Or run it offline: npm run example -- model-gemini --offline',
     ],
     exitCode: 1,
   });

@@ -1,12 +1,12 @@
-// Runs the README example (streamToolCall.ts) against the OpenAI API, or any OpenAI-compatible
-// server: `OPENAI_API_KEY=… pnpm --filter @adkit/example-model-openai start` (add OPENAI_BASE_URL
-// for another server). Without a key, openai() refuses with a message that says what to set.
+// Runs streamToolCall.ts on the real API: `OPENAI_API_KEY=… npm run example -- model-openai`, or offline
+// on the recorded API traffic in replay.json: `npm run example -- model-openai --offline`. Without a
+// key, the model refuses with one line that names the variable to set; this adds how to run offline.
 import { isAdkitError } from '@adkit/flow';
 
 try {
   await import('./streamToolCall.js');
 } catch (error) {
   if (!isAdkitError(error) || error.code !== 'INVALID_CONFIG') throw error;
-  console.error(error.message);
+  console.error(`${error.message} Or run it offline: npm run example -- model-openai --offline`);
   process.exitCode = 1;
 }

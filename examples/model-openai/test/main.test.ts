@@ -1,14 +1,18 @@
 // The example runs as `node dist/main.js` would, with the real openai SDK pointed at the replay
 // server through OPENAI_BASE_URL, as a user points it at another server. (@adkit/model-openai's
 // README test checks that its README shows src/streamToolCall.ts verbatim.)
+import { readFileSync } from 'node:fs';
 import { startReplayServer, truncatedFixture } from '@adkit/replay-server';
 import { runExample } from '@adkit/test-support';
 import { expect, it, onTestFinished } from 'vitest';
 
 const main = new URL('../src/main.ts', import.meta.url);
+// What `npm run example -- model-openai --offline` replays (#31): the recording this test replays.
+const offlineScript = JSON.parse(readFileSync(new URL('../replay.json', import.meta.url), 'utf8')) as string[];
+
 
 it('sends the strict tool schema, then prints the streamed tool call, assembled', async () => {
-  const server = await startReplayServer({ script: ['openai-chat--tool-call-stream.1.sse'] });
+  const server = await startReplayServer({ script: offlineScript });
   onTestFinished(() => server.close());
   const env = { OPENAI_API_KEY: 'sk-replay-test', OPENAI_BASE_URL: server.openaiBaseURL };
   expect(await runExample(main, { env })).toEqual({
@@ -54,7 +58,7 @@ it('without OPENAI_API_KEY, says what to set and exits 1', async () => {
   expect(await runExample(main, { env: { OPENAI_API_KEY: undefined } })).toEqual({
     stdout: [],
     stderr: [
-      'openai("gpt-4o-mini"): no API key. Pass {apiKey} or set OPENAI_API_KEY (for a local OpenAI-compatible server such as Ollama, any non-empty string works).',
+      'openai("gpt-4o-mini"): no API key. Pass {apiKey} or set OPENAI_API_KEY (for a local OpenAI-compatible server such as Ollama, any non-empty string works). Or run it offline: npm run example -- model-openai --offline',
     ],
     exitCode: 1,
   });

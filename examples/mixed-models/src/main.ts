@@ -1,0 +1,13 @@
+// Runs assistant.ts on the real APIs:
+// `OPENAI_API_KEY=… GEMINI_API_KEY=… npm run example -- mixed-models`, or offline on the recorded
+// API traffic in replay.json: `npm run example -- mixed-models --offline`. Without a key, the model
+// refuses with one line that names the variable to set; this adds how to run offline.
+import { isAdkitError } from '@adkit/flow';
+
+try {
+  await import('./assistant.js');
+} catch (error) {
+  if (!isAdkitError(error) || error.code !== 'INVALID_CONFIG') throw error;
+  console.error(`${error.message} Or run it offline: npm run example -- mixed-models --offline`);
+  process.exitCode = 1;
+}
