@@ -115,18 +115,25 @@ describe('LlmAgent', () => {
     }
   });
 
-  it('FL-2: a toolset error fails the step with its message', async () => {
+  it('FL-2 (#23 point 9): a toolset error leaves that toolset out with an error event naming it; the model is still called', async () => {
     const broken: Toolset = {
       name: 'mcp',
       async tools() {
         throw new Error('connection refused');
       },
     };
-    const { events } = await runOnce(new LlmAgent({ name: 'a', model: new ScriptedModel([]), toolsets: [broken] }), 'go');
+    const model = new ScriptedModel([textResponse('fine')]);
+    const agent = new LlmAgent({ name: 'a', model, toolsets: [broken] });
+    const warnings: string[] = [];
+    const runner = new InMemoryRunner({ agent, appName: 'test', logger: { warn: (m) => warnings.push(m), error: (m) => warnings.push(m) } });
+    const { events } = await runOnce(agent, 'go', { runner });
+    expect(warnings).toEqual(['adkit: agent "a": Toolset "mcp" is left out: it failed to list its tools: connection refused']);
     expect(events[0]).toMatchObject({
-      errorCode: 'REQUEST_ERROR',
-      errorMessage: 'failed to extract tools from the tool set "mcp": connection refused',
+      errorCode: 'TOOLSET_UNAVAILABLE',
+      errorMessage: 'Toolset "mcp" is left out: it failed to list its tools: connection refused',
     });
+    expect(events[1]!.content!.parts![0]!.text).toBe('fine');
+    expect(model.requests).toHaveLength(1);
   });
 
   it('FL-3/FL-4: tool and toolset processors run every step; their state is saved with the step\'s model event (#9 point 9); duplicates fail the step', async () => {
@@ -159,10 +166,9 @@ describe('LlmAgent', () => {
     const stored = await runner.sessionService.getSession({ appName: runner.appName, userId: 'u', sessionId });
     expect(stored!.state.steps).toBe(2);
 
-    const dup = new LlmAgent({ name: 'b', model: new ScriptedModel([]), tools: [rawTool('x', () => ({})), rawTool('x', () => ({}))] });
-    const failed = await runOnce(dup, 'go');
-    expect(failed.events[0]!.errorMessage).toBe(
-      'duplicate tool: "x". Two tools or toolsets of the agent expose this name; rename one, or give a toolset a prefix.',
+    // #23 point 9: a clash known at construction is a ConfigError there.
+    expect(() => new LlmAgent({ name: 'b', model: new ScriptedModel([]), tools: [rawTool('x', () => ({})), rawTool('x', () => ({}))] })).toThrow(
+      new ConfigError('LlmAgent "b": two tools are named "x" (a tool or a single-turn sub-agent); rename one, since the model could only ever call one of them.'),
     );
   });
 

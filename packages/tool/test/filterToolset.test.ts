@@ -58,14 +58,14 @@ describe('filterToolset (PK-5)', () => {
     expect(events[1]!.content!.parts![0]!.functionResponse!.response!.error).toMatch(/^tool 'write' not found\.\nAvailable tools: read\n/);
   });
 
-  it('PK-5: an error of the inner toolset passes through unchanged; the flow names the toolset', async () => {
+  it('PK-5: an error of the inner toolset passes through unchanged; the flow names the toolset and leaves it out (#23 point 9)', async () => {
     const failure = new Error('connection refused');
     const failing = toolset([], { tools: async () => Promise.reject(failure) });
     await expect(filterToolset(failing, () => true).tools(ctx)).rejects.toBe(failure);
-    const model = new ScriptedModel([textResponse('unused')]);
+    const model = new ScriptedModel([textResponse('answered without it')]);
     const { events } = await runOnce(new LlmAgent({ name: 'a', model, toolsets: [filterToolset(failing, () => true)] }));
-    expect(events.map((e) => e.errorMessage)).toEqual(['failed to extract tools from the tool set "github": connection refused']);
-    expect(model.requests).toHaveLength(0);
+    expect(events.map((e) => e.errorMessage)).toEqual(['Toolset "github" is left out: it failed to list its tools: connection refused', undefined]);
+    expect(model.requests).toHaveLength(1);
   });
 
   it('PK-5: a failing predicate is reported with the toolset and the tool', async () => {

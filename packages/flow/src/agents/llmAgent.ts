@@ -12,7 +12,8 @@ import {
 } from '../runner/callbacks.js';
 import type { GenerateContentConfig } from '../content/content.js';
 import { ConfigError } from '../errors.js';
-import { CompiledOutputSchema } from '../llmFlow/setModelResponseTool.js';
+import { CompiledOutputSchema, SET_MODEL_RESPONSE } from '../llmFlow/setModelResponseTool.js';
+import { TRANSFER_TO_AGENT } from './agentTransfer.js';
 import { MIN_TOOL_OUTPUT_BYTES } from '../llmFlow/toolOutputBudget.js';
 import type { Event } from '../content/event.js';
 import type { InvocationContext } from '../context/invocationContext.js';
@@ -66,6 +67,12 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   /** Default per-call time limit for this agent's tools, in ms (a tool's own `timeoutMs` wins). */
   toolTimeoutMs?: number;
   /**
+   * Limit in ms for listing one toolset's tools (`tools(ctx)`, once per run); a toolset that takes
+   * longer, fails or clashes is left out of the run with a warning and an error event, and the
+   * other tools keep working. 60,000 by default.
+   */
+  toolsetTimeoutMs?: number;
+  /**
    * The largest tool response, in bytes of JSON, that reaches the model as it is. A larger one is
    * saved as an artifact (`tool-outputs/<tool>-<call id>.json`) and the model gets its first bytes,
    * its size and the artifact's name instead (`budgetToolOutput`). At least 1024; default: no limit.
@@ -99,6 +106,7 @@ export class LlmAgent extends BaseAgent {
   readonly generateContentConfig?: GenerateContentConfig;
   readonly maxToolConcurrency?: number;
   readonly toolTimeoutMs?: number;
+  readonly toolsetTimeoutMs?: number;
   readonly maxToolOutputBytes?: number;
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
@@ -121,6 +129,8 @@ export class LlmAgent extends BaseAgent {
       );
     if (options.toolTimeoutMs !== undefined && !(options.toolTimeoutMs > 0))
       throw new ConfigError(`LlmAgent "${options.name}": toolTimeoutMs must be a positive number of milliseconds.`);
+    if (options.toolsetTimeoutMs !== undefined && !(typeof options.toolsetTimeoutMs === 'number' && options.toolsetTimeoutMs > 0 && Number.isFinite(options.toolsetTimeoutMs)))
+      throw new ConfigError(`LlmAgent "${options.name}": toolsetTimeoutMs must be a positive number of milliseconds; leave it out for 60000.`);
     if (options.maxToolOutputBytes !== undefined && !(Number.isSafeInteger(options.maxToolOutputBytes) && options.maxToolOutputBytes >= MIN_TOOL_OUTPUT_BYTES))
       throw new ConfigError(
         `LlmAgent "${options.name}": maxToolOutputBytes must be a whole number of bytes, at least ${MIN_TOOL_OUTPUT_BYTES} (e.g. 100000), got ${String(options.maxToolOutputBytes)}.`,
@@ -157,6 +167,7 @@ export class LlmAgent extends BaseAgent {
     this.generateContentConfig = options.generateContentConfig;
     this.maxToolConcurrency = options.maxToolConcurrency;
     this.toolTimeoutMs = options.toolTimeoutMs;
+    this.toolsetTimeoutMs = options.toolsetTimeoutMs;
     this.maxToolOutputBytes = options.maxToolOutputBytes;
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
@@ -165,6 +176,7 @@ export class LlmAgent extends BaseAgent {
     this.mode = options.mode ?? 'chat';
     // Single-turn sub-agents answer as tools of this agent (ADK Go's task tools).
     for (const sub of this.subAgents) if (sub instanceof LlmAgent && sub.mode === 'single_turn') tools.push(singleTurnTool(sub));
+    assertNoClash(options.name, tools, this.subAgents.some((sub) => !(sub instanceof LlmAgent && sub.mode === 'single_turn')), options.outputSchema !== undefined);
     this.beforeModelCallbacks = callbackList(options.beforeModelCallback);
     this.afterModelCallbacks = callbackList(options.afterModelCallback);
     this.beforeToolCallbacks = callbackList(options.beforeToolCallback);
@@ -181,5 +193,24 @@ export class LlmAgent extends BaseAgent {
 
   protected runImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     return runLlmFlow(this, context);
+  }
+}
+
+/**
+ * Two tools of one agent under one name, or a tool named like one the flow adds itself, can never
+ * both be called: a `ConfigError` at construction. (A clash that only appears at run time, with a
+ * toolset's tools or a parent that enables transfer, leaves the later tool out of that run.)
+ */
+function assertNoClash(agent: string, tools: readonly Tool[], transfers: boolean, structured: boolean): void {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (!isRunnableTool(tool) && !isStreamingTool(tool)) continue;
+    if (seen.has(tool.name))
+      throw new ConfigError(`LlmAgent "${agent}": two tools are named "${tool.name}" (a tool or a single-turn sub-agent); rename one, since the model could only ever call one of them.`);
+    if (transfers && tool.name === TRANSFER_TO_AGENT)
+      throw new ConfigError(`LlmAgent "${agent}": a tool is named "${TRANSFER_TO_AGENT}", which the flow declares itself for handing over to the sub-agents; rename the tool.`);
+    if (structured && tool.name === SET_MODEL_RESPONSE)
+      throw new ConfigError(`LlmAgent "${agent}": a tool is named "${SET_MODEL_RESPONSE}", which the flow declares itself for the outputSchema answer; rename the tool.`);
+    seen.add(tool.name);
   }
 }

@@ -11,11 +11,15 @@ import { appendInstructions, type LlmRequest } from '../model/llmRequest.js';
 import { packTool } from '../tools/packTool.js';
 import type { ResolvedTools } from './resolveTools.js';
 import { SET_MODEL_RESPONSE_INSTRUCTION } from './setModelResponseTool.js';
+import type { StepProblem } from './stepProblem.js';
+import { sweepDeclarations, toolRefusal } from './declarationGuard.js';
 import { isRequestProcessor, isRunnableTool, isStreamingTool } from '../tools/tool.js';
 
 /**
  * Request processors in ADK's order (FL-1), then per-tool (FL-3) and per-toolset (FL-4) processing.
  * Processors write into `actions`, which the step's model event carries, so their state is saved.
+ * A tool whose declaration cannot be sent is left out, with a problem in `problems`, before any
+ * callback or adapter sees the request.
  */
 export async function buildRequest(
   agent: LlmAgent,
@@ -24,6 +28,7 @@ export async function buildRequest(
   resolved: ResolvedTools,
   transfer: TransferSetup | undefined,
   actions: EventActions,
+  problems: StepProblem[],
 ) {
   if (agent.generateContentConfig) Object.assign(request.config, cloneData(agent.generateContentConfig));
   const hasTools = resolved.tools.length > 0;
@@ -59,6 +64,11 @@ export async function buildRequest(
 
   const processing = new FlowContext(context, { actions });
   for (const tool of resolved.tools) {
+    const refused = toolRefusal(tool);
+    if (refused) {
+      problems.push(refused);
+      continue;
+    }
     if (isRequestProcessor(tool)) await tool.processRequest(processing, request);
     else if (isStreamingTool(tool) || isRunnableTool(tool)) packTool(request, tool);
   }
@@ -70,4 +80,5 @@ export async function buildRequest(
       throw new Error(`process request by toolset "${toolset.name}": ${errorMessage(error)}`, { cause: error });
     }
   }
+  sweepDeclarations(request, problems);
 }

@@ -1,4 +1,4 @@
-import { transferSetup, type TransferSetup } from '../agents/agentTransfer.js';
+import { TRANSFER_TO_AGENT, transferSetup, type TransferSetup } from '../agents/agentTransfer.js';
 import { buildRequest } from './buildRequest.js';
 import { callModel } from './callModel.js';
 import type { ToolCallbacks } from './callTool.js';
@@ -18,13 +18,16 @@ import { ToolResolver } from './resolveTools.js';
 import { resumeConfirmedCalls } from './resumeConfirmedCalls.js';
 import { resumePausedCalls } from './resumePausedCalls.js';
 import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
+import { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
+import { reportProblem, type StepProblem } from './stepProblem.js';
 
 /**
  * Runs an LLM agent: steps (one model call plus its tools) repeat until the last event is a
  * final response (FL-6). Failures become error events; a cancelled run just stops.
  */
 export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): AsyncGenerator<Event, void, undefined> {
-  const resolver = new ToolResolver(agent);
+  const handoff = transferSetup(agent);
+  const resolver = new ToolResolver(agent, reservedNames(agent, handoff));
   const callbacks = toolCallbacks(agent, context.plugins);
   let outputCheck: OutputCheck | undefined;
   try {
@@ -34,7 +37,6 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     yield errorEvent(context, 'INVALID_OUTPUT_SCHEMA', `Agent "${agent.name}": outputSchema does not compile: ${errorMessage(error)}`);
     return;
   }
-  const handoff = transferSetup(agent);
   while (true) {
     let last: Event | undefined;
     let lastWasPartial = false;
@@ -54,6 +56,14 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     if (context.signal.aborted || context.endInvocation || !last || lastWasPartial) return;
     if (final && !isThoughtOnly(last)) return;
   }
+}
+
+/** The names the flow declares itself this run; a tool of the same name is left out. */
+function reservedNames(agent: LlmAgent, handoff: TransferSetup | undefined): string[] {
+  const names: string[] = [];
+  if (handoff) names.push(TRANSFER_TO_AGENT);
+  if (agent.compiledOutputSchema) names.push(SET_MODEL_RESPONSE);
+  return names;
 }
 
 function isActionsOnly(event: Event): boolean {
@@ -99,18 +109,23 @@ async function* runStep(
   const request = createLlmRequest({ model: model.model });
   // Request processors write here; the step's first complete model event carries it (so it is saved).
   let actions = createEventActions();
+  const problems: StepProblem[] = [];
   try {
     const resolved = await resolver.resolve(new FlowContext(context));
+    if (context.signal.aborted) return;
+    for (const problem of resolver.unreported(resolved.problems)) yield reportProblem(context, problem);
     yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent);
     if (context.signal.aborted || context.endInvocation) return;
     yield* resumePausedCalls(context, resolved.tools, callbacks, agent);
     if (context.signal.aborted || context.endInvocation) return;
-    await buildRequest(agent, context, request, resolved, handoff, actions);
+    await buildRequest(agent, context, request, resolved, handoff, actions, problems);
   } catch (error) {
     if (!context.signal.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
     return;
   }
   if (context.signal.aborted) return;
+  // One bad part never takes the agent down: what was left out is said, the model is still called.
+  for (const problem of resolver.unreported(problems)) yield reportProblem(context, problem);
 
   let eventId = newId();
   const refusals = new Map<string, string>();
