@@ -1,9 +1,13 @@
+import type { AnySchema, SchemaCheck, SchemaOutput, SchemaResult, StandardJsonSchema } from '@adkit/flow';
 import { checkSchemaSyntax, compileSchema, invalidArgumentsError } from '@adkit/tool';
 import type { Static, TSchema } from 'typebox';
 import { hasDefaults, strictSchema } from './strictSchema.js';
 
-/** Turns the model's arguments into the handler's typed arguments, or throws a `ToolError`. */
-export type ArgumentParser<P extends TSchema> = (args: unknown) => Static<P>;
+/**
+ * Turns the model's arguments into the handler's typed arguments, or throws a `ToolError`.
+ * Synchronous for TypeBox; a promise when a Standard Schema's validator is async.
+ */
+export type ArgumentParser<P extends AnySchema> = (args: unknown, signal?: AbortSignal) => SchemaOutput<P> | Promise<SchemaOutput<P>>;
 
 /**
  * The argument parser of one tool (FT-4 step 3). The schema is checked now, at construction
@@ -19,12 +23,12 @@ export type ArgumentParser<P extends TSchema> = (args: unknown) => Static<P>;
  * - still invalid: an `INVALID_ARGUMENTS` ToolError listing each problem as `path: message` (at
  *   most 8, naming the field) and the expected fields.
  */
-export function lazyArgumentParser<P extends TSchema>(toolName: string, parameters: P): () => Promise<ArgumentParser<P>> {
+export function lazyArgumentParser<P extends TSchema>(toolName: string, parameters: P): () => Promise<(args: unknown) => Static<P>> {
   checkSchemaSyntax(parameters);
   const strict = strictSchema(parameters);
   const fillDefaults = hasDefaults(parameters);
-  let building: Promise<ArgumentParser<P>> | undefined;
-  const build = async (): Promise<ArgumentParser<P>> => {
+  let building: Promise<(args: unknown) => Static<P>> | undefined;
+  const build = async (): Promise<(args: unknown) => Static<P>> => {
     const [compiled, fast] = await Promise.all([compileSchema(parameters), compileSchema(strict).catch(() => undefined)]);
     const fastCheck = fast?.check ?? compiled.check;
     return (args) => {
@@ -36,4 +40,25 @@ export function lazyArgumentParser<P extends TSchema>(toolName: string, paramete
     };
   };
   return () => (building ??= build());
+}
+
+/**
+ * The argument parser of a tool whose parameters are a Standard JSON Schema (zod, valibot,
+ * arktype), through flow's `SchemaCheck.validateLenient`: `null`/`undefined` become `{}`, the
+ * library validates a copy (its transforms, defaults and refinements apply, and the handler gets
+ * its output); when that fails, the arguments are converted losslessly as the declared JSON Schema
+ * says (`"42"` → 42, `"true"` → true; never `"7.5"` → 7) and validated once more. Unknown keys are
+ * the library's business (zod's `z.object` strips them, `z.strictObject` refuses them). Still
+ * invalid: the same `INVALID_ARGUMENTS` ToolError as for TypeBox (`path: message`, at most 8, and
+ * the expected fields from the JSON Schema).
+ */
+export function standardArgumentParser<P extends StandardJsonSchema>(toolName: string, check: SchemaCheck): ArgumentParser<P> {
+  const finish = (result: SchemaResult): SchemaOutput<P> => {
+    if (result.ok) return result.value as SchemaOutput<P>;
+    throw invalidArgumentsError(toolName, result.problems, check.jsonSchema);
+  };
+  return (args, signal) => {
+    const result = check.validateLenient(args ?? {}, signal);
+    return result instanceof Promise ? result.then(finish) : finish(result);
+  };
 }

@@ -1,13 +1,12 @@
 import { ConfigError, errorMessage } from '@adkit/flow';
 import type { FunctionDeclaration, RequestProcessor, RunnableTool, ToolContext } from '@adkit/flow';
-import { BaseTool, confirmationGate } from '@adkit/tool';
+import { BaseTool } from '@adkit/tool';
 import type { Static, TSchema } from 'typebox';
 import type { ArgumentParser } from './argumentParser.js';
 import {
   plainJson,
   prepareFunctionTool,
   type FunctionToolBaseOptions,
-  type RequireConfirmation,
 } from './functionToolOptions.js';
 import { lazyResultConverter, type ResultConverter } from './resultConverter.js';
 
@@ -40,7 +39,7 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
   readonly parameters: P;
   readonly response?: TSchema;
   private readonly declared: FunctionDeclaration;
-  private readonly confirm: RequireConfirmation<Static<P>>;
+  private readonly confirm: (ctx: ToolContext, args: Static<P>) => Promise<void>;
   private readonly execute: (args: Static<P>, ctx: ToolContext) => unknown;
   private readonly parser: () => Promise<ArgumentParser<P>>;
   private readonly converter: () => Promise<ResultConverter>;
@@ -52,7 +51,7 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
     super(options);
     this.parameters = options.parameters;
     this.parser = prepared.parser;
-    this.confirm = prepared.requireConfirmation;
+    this.confirm = prepared.confirm;
     this.execute = options.execute;
     const declaration = prepared.declaration;
     if (options.response !== undefined) {
@@ -78,9 +77,7 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
   async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     const { parse, convert } = this.compiled ?? (await this.compile());
     const input = parse(args);
-    const confirm = this.confirm;
-    if (confirm !== false || ctx.toolConfirmation !== undefined)
-      await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(input, ctx) : confirm);
+    await this.confirm(ctx, input);
     return convert(await this.execute(input, ctx));
   }
 

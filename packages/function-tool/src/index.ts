@@ -3,4 +3,9 @@ export type { FunctionTool, FunctionToolOptions, FunctionToolResult } from './fu
 export { functionTool } from './functionTool.js';
 export type { StreamingFunctionTool, StreamingFunctionToolOptions } from './streamingFunctionTool.js';
 export { streamingFunctionTool } from './streamingFunctionTool.js';
-export type { FunctionToolBaseOptions, RequireConfirmation } from './functionToolOptions.js';
+export type {
+  FunctionToolBaseOptions,
+  RequireConfirmation,
+  ConfirmationCondition,
+  ConfirmationRequirement,
+} from './functionToolOptions.js';

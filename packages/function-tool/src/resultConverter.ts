@@ -1,8 +1,9 @@
+import type { SchemaCheck, SchemaResult } from '@adkit/flow';
 import { checkSchemaSyntax, compileSchema, ToolError, type CompiledSchema } from '@adkit/tool';
 import type { TSchema } from 'typebox';
 
-/** Turns a handler's return value into the tool's result (FT-5). */
-export type ResultConverter = (value: unknown) => Record<string, unknown> | undefined;
+/** Turns a handler's return value into the tool's result (FT-5); a promise for an async Standard Schema validator. */
+export type ResultConverter = (value: unknown, signal?: AbortSignal) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 
 /**
  * The FT-5 rules for one tool. A response schema is checked now (construction) and compiled when
@@ -26,18 +27,44 @@ export function lazyResultConverter(toolName: string, response: TSchema | undefi
 function resultConverter(toolName: string, compiled: CompiledSchema | undefined): ResultConverter {
   return (raw) => {
     if (raw === undefined || raw === null) return undefined;
-    let value: unknown = raw;
-    if (typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function')
-      value = (value as { toJSON(): unknown }).toJSON();
-    if (compiled && !compiled.check(value)) {
-      const problems = compiled.problems(value);
-      throw new ToolError(
-        `Tool "${toolName}" returned a result that does not match its response schema: ${problems.join('; ')}.`,
-        { code: 'INVALID_RESULT', toolName, problems },
-      );
-    }
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : { result: value };
+    const value = jsonValue(raw);
+    if (compiled && !compiled.check(value)) throw invalidResult(toolName, compiled.problems(value));
+    return wrapResult(value);
   };
+}
+
+/**
+ * The FT-5 rules with a Standard JSON Schema response (zod, valibot, arktype): the result is
+ * validated by the library (strictly, no conversion) and its output value, transforms applied,
+ * is what the model gets.
+ */
+export function standardResultConverter(toolName: string, check: SchemaCheck): ResultConverter {
+  const finish = (result: SchemaResult): Record<string, unknown> => {
+    if (!result.ok) throw invalidResult(toolName, result.problems);
+    return wrapResult(result.value);
+  };
+  return (raw, signal) => {
+    if (raw === undefined || raw === null) return undefined;
+    const result = check.validate(jsonValue(raw), signal);
+    return result instanceof Promise ? result.then(finish) : finish(result);
+  };
+}
+
+/** A value with `toJSON()` (a Date) converted first, as JSON would. */
+function jsonValue(raw: unknown): unknown {
+  if (typeof raw === 'object' && raw !== null && typeof (raw as { toJSON?: unknown }).toJSON === 'function')
+    return (raw as { toJSON(): unknown }).toJSON();
+  return raw;
+}
+
+function invalidResult(toolName: string, problems: string[]): ToolError {
+  return new ToolError(`Tool "${toolName}" returned a result that does not match its response schema: ${problems.join('; ')}.`, {
+    code: 'INVALID_RESULT',
+    toolName,
+    problems,
+  });
+}
+
+function wrapResult(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
 }

@@ -1,9 +1,9 @@
 import type { FunctionDeclaration, RequestContext, RequestProcessor, StreamingTool, ToolContext } from '@adkit/flow';
 import { packTool, type LlmRequest } from '@adkit/flow';
-import { confirmationGate, ToolError } from '@adkit/tool';
+import { ToolError } from '@adkit/tool';
 import type { Static, TSchema } from 'typebox';
 import type { ArgumentParser } from './argumentParser.js';
-import { prepareFunctionTool, type FunctionToolBaseOptions, type RequireConfirmation } from './functionToolOptions.js';
+import { prepareFunctionTool, type FunctionToolBaseOptions } from './functionToolOptions.js';
 
 /** Options of `streamingFunctionTool`. */
 export interface StreamingFunctionToolOptions<P extends TSchema> extends FunctionToolBaseOptions<P> {
@@ -36,7 +36,7 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
   private readonly parser: () => Promise<ArgumentParser<P>>;
   /** The compiled argument parser, once the first call has built it. */
   private parse?: ArgumentParser<P>;
-  private readonly confirm: RequireConfirmation<Static<P>>;
+  private readonly confirm: (ctx: ToolContext, args: Static<P>) => Promise<void>;
   private readonly execute: (args: Static<P>, ctx: ToolContext) => AsyncIterable<string>;
 
   constructor(options: StreamingFunctionToolOptions<P>) {
@@ -48,7 +48,7 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
     this.idempotent = options.idempotent ?? false;
     this.parameters = options.parameters;
     this.parser = prepared.parser;
-    this.confirm = prepared.requireConfirmation;
+    this.confirm = prepared.confirm;
     this.execute = options.execute;
     this.declared = Object.freeze(prepared.declaration);
   }
@@ -64,9 +64,7 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
   async *runStream(ctx: ToolContext, args: Record<string, unknown>): AsyncGenerator<string, void, undefined> {
     const parse = this.parse ?? (this.parse = await this.parser());
     const input = parse(args);
-    const confirm = this.confirm;
-    if (confirm !== false || ctx.toolConfirmation !== undefined)
-      await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(input, ctx) : confirm);
+    await this.confirm(ctx, input);
     if (ctx.signal.aborted) return;
     const stream = this.execute(input, ctx);
     if (typeof (stream as Partial<AsyncIterable<string>>)?.[Symbol.asyncIterator] !== 'function')

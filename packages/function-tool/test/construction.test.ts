@@ -62,7 +62,7 @@ describe('FT-1: construction', () => {
         functionTool({ name: 'pay', description: 'd', parameters, execute, requireConfirmation: 'yes' as unknown as boolean }),
       ).message,
     ).toBe(
-      'functionTool "pay": requireConfirmation must be true, false or a function (args, ctx) => boolean | Promise<boolean>, got string.',
+      'functionTool "pay": requireConfirmation must be true, false, a function (args, ctx) => boolean | Promise<boolean>, or {when?, hint?, payload?, payloadSchema?}, got string.',
     );
   });
 

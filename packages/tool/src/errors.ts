@@ -11,6 +11,7 @@ export type ToolErrorCode =
   | 'INVALID_RESULT'
   | 'CONFIRMATION_REQUIRED'
   | 'CALL_REJECTED'
+  | 'INVALID_CONFIRMATION_PAYLOAD'
   | (string & {});
 
 /** Options of a `ToolError`. */

@@ -19,6 +19,7 @@ export { prefixTool } from './prefixTool.js';
 export { prefixToolset } from './prefixToolset.js';
 export type { ToolErrorCode, ToolErrorOptions } from './errors.js';
 export { ToolError, isToolError, invalidArgumentsError } from './errors.js';
+export type { ConfirmationGateOptions } from './confirmationGate.js';
 export { confirmationGate, confirmationHint } from './confirmationGate.js';
 // Schema helpers live in @adkit/flow (its output schema uses them too); tool authors take them here.
 export type { CompiledSchema, SchemaError } from '@adkit/flow';
