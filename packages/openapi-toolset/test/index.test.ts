@@ -1,0 +1,8 @@
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+
+describe('@adkit/openapi-toolset exports', () => {
+  it('pins the public API (a new export is an API decision)', () => {
+    expect(Object.keys(api).sort()).toEqual(['OpenApiSpecError', 'OpenApiTool', 'OpenApiToolset', 'openApiToolset']);
+  });
+});
