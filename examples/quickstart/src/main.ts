@@ -13,4 +13,7 @@ const agent = new LlmAgent({ name: 'clock', model, instruction: 'Answer briefly.
 
 const runner = new InMemoryRunner({ agent, appName: 'demo', autoCreateSession: true });
 for await (const event of runner.runAsync({ userId: 'u1', sessionId: 's1', newMessage: createUserContent('Time in Oslo?') }))
-  console.log(`${event.author}: ${stringifyContent(event)}`);
+  if (event.errorCode) {
+    console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`); // e.g. the model could not be reached
+    process.exitCode = 1;
+  } else console.log(`${event.author}: ${stringifyContent(event)}`);

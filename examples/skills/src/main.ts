@@ -14,6 +14,9 @@ const agent = new LlmAgent({ name: 'writer', model, toolsets: [skills] });
 
 const runner = new InMemoryRunner({ agent, appName: 'demo', autoCreateSession: true });
 for await (const event of runner.runAsync({ userId: 'u1', sessionId: 's1', newMessage: createUserContent('Release notes for 1.2.0?') }))
-  console.log(`${event.author}: ${stringifyContent(event)}`);
+  if (event.errorCode) {
+    console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`); // e.g. the model could not be reached
+    process.exitCode = 1;
+  } else console.log(`${event.author}: ${stringifyContent(event)}`);
 // Every request told the model which skills exist:
-console.log(model.requests[0]!.config.systemInstruction!.parts!.at(-1)!.text!.split('\n\n').at(-1));
+console.log(model.requests[0]?.config.systemInstruction?.parts?.at(-1)?.text?.split('\n\n').at(-1));
