@@ -143,6 +143,27 @@ export {
   pendingConfirmationRequests,
 } from './confirmation/confirmationRequests.js';
 export { MAX_VALUE_DEPTH } from './content/valueDepth.js';
+export type {
+  AuthScheme,
+  ApiKeyScheme,
+  HttpScheme,
+  OAuth2Scheme,
+  OpenIdConnectScheme,
+  OAuthFlows,
+  AuthCredential,
+  AuthCredentialType,
+  OAuth2Auth,
+  HttpAuth,
+  ServiceAccountAuth,
+  AuthConfig,
+} from './auth/authTypes.js';
+export { REQUEST_CREDENTIAL_FUNCTION } from './auth/authTypes.js';
+export type { CredentialManager, CredentialScope, CredentialReply, CredentialCallOptions } from './auth/credentialManager.js';
+export type { CredentialRequest, RefusedCredentialRequest, CredentialRequestScan } from './auth/credentialRequests.js';
+export { CREDENTIAL_FORMAT_VERSION, scanCredentialRequests, pendingCredentialRequestsIn } from './auth/credentialRequests.js';
+export { credentialKeyOf } from './auth/credentialKey.js';
+export { redactAuthConfig, redactCredential } from './auth/redactAuthConfig.js';
+export { readyCredential } from './auth/readyCredential.js';
 export { injectSessionState, MissingContextVariableError } from './agents/instructionTemplate.js';
 export { SET_MODEL_RESPONSE } from './llmFlow/setModelResponseTool.js';
 export { TRANSFER_TO_AGENT } from './agents/agentTransfer.js';

@@ -23,6 +23,8 @@ describe('@adkit/flow exports', () => {
         'newId', 'packTool', 'pendingConfirmationRequests', 'pendingLongRunningCalls', 'readonlyState',
         'registerTool', 'replaceTool', 'requestText', 'scanConfirmationRequests', 'stderrLogger', 'stringifyContent',
         'toJsonValue', 'unansweredResponse',
+        'CREDENTIAL_FORMAT_VERSION', 'REQUEST_CREDENTIAL_FUNCTION', 'credentialKeyOf', 'pendingCredentialRequestsIn',
+        'readyCredential', 'redactAuthConfig', 'redactCredential', 'scanCredentialRequests',
         'SchemaCheck', 'formatStandardIssues', 'isStandardSchema',
       ].sort(),
     );

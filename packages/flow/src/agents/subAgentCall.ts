@@ -8,6 +8,11 @@ import type { ToolContext } from '../context/toolContext.js';
 import { pendingConfirmationRequests } from '../confirmation/confirmationRequests.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../llmFlow/buildContents.js';
 import { Runner } from '../runner/runner.js';
+import { REQUEST_CREDENTIAL_FUNCTION, type AuthConfig } from '../auth/authTypes.js';
+import type { CredentialManager } from '../auth/credentialManager.js';
+import { pendingCredentialRequestsIn } from '../auth/credentialRequests.js';
+import { redactAuthConfig } from '../auth/redactAuthConfig.js';
+import { credentialManagerOf } from '../context/flowContext.js';
 import type { ArtifactService } from '../services/artifactService.js';
 import type { MemoryService } from '../services/memoryService.js';
 import { InMemorySessionService } from '../sessions/inMemorySessionService.js';
@@ -20,7 +25,10 @@ interface SubAgentPause {
   readonly sessionId: string;
   readonly initialState: Record<string, unknown>;
   readonly events: Event[];
-  readonly waiting: { kind: 'confirmation'; requestId: string } | { kind: 'answer'; callId: string; toolName: string };
+  readonly waiting:
+    | { kind: 'confirmation'; requestId: string }
+    | { kind: 'answer'; callId: string; toolName: string }
+    | { kind: 'credential'; requestId: string };
 }
 
 /** How a sub-agent call ended. */
@@ -35,7 +43,7 @@ export type SubAgentOutcome =
    * parent call is paused; answer it like any long-running call). The child's state is saved in
    * the call's resume slot, so the answer resumes it exactly where it stopped, in any process.
    */
-  | { kind: 'paused'; waitingFor: 'confirmation' | 'answer'; toolName: string };
+  | { kind: 'paused'; waitingFor: 'confirmation' | 'answer' | 'credential'; toolName: string };
 
 /** What a call of a sub-agent starts with: the user message, or nothing on a resume. */
 export interface SubAgentCallInput {
@@ -70,15 +78,22 @@ export async function callSubAgent(agent: BaseAgent, ctx: ToolContext, input: Su
     const response: Record<string, unknown> = { confirmed: ctx.toolConfirmation.confirmed };
     if (ctx.toolConfirmation.payload !== undefined) response.payload = ctx.toolConfirmation.payload;
     message = { role: 'user', parts: [{ functionResponse: { id: saved.waiting.requestId, name: REQUEST_CONFIRMATION_FUNCTION, response } }] };
+  } else if (saved?.waiting.kind === 'credential') {
+    // The parent completed the consent and stored the credential: the child's paused call runs
+    // again and finds it (a reply without a response URI exchanges nothing).
+    message = { role: 'user', parts: [{ functionResponse: { id: saved.waiting.requestId, name: REQUEST_CREDENTIAL_FUNCTION, response: {} } }] };
   } else if (saved?.waiting.kind === 'answer') {
     if (!input.answer) return { kind: 'error', message: `Sub-agent "${agent.name}" was resumed without the answer its tool "${saved.waiting.toolName}" waits for.` };
     message = { role: 'user', parts: [{ functionResponse: { id: saved.waiting.callId, name: saved.waiting.toolName, response: input.answer } }] };
   }
 
+  const manager = credentialManagerOf(ctx);
+  const asked = new Map<string, AuthConfig>();
   const runner = new Runner({
     appName,
     agent,
     sessionService,
+    credentials: manager && childCredentials(ctx, manager, asked),
     artifactService: forwardedArtifacts(ctx),
     memoryService: forwardedMemory(ctx),
     logger: ctx.logger,
@@ -112,6 +127,14 @@ export async function callSubAgent(agent: BaseAgent, ctx: ToolContext, input: Su
       payload: pending.confirmation.payload,
     });
     return { kind: 'paused', waitingFor: 'confirmation', toolName: pending.originalCall.name };
+  }
+  const [credential] = pendingCredentialRequestsIn(stored.events);
+  if (credential) {
+    // Asked again from the parent's call (adk-python #7182): the parent's user consents, the
+    // parent's flow exchanges the code, and the answer resumes the child.
+    pause({ kind: 'credential', requestId: credential.requestCall.id! });
+    ctx.requestCredential(asked.get(credential.authConfig.credentialKey ?? '') ?? credential.authConfig);
+    return { kind: 'paused', waitingFor: 'credential', toolName: credential.originalCall.name };
   }
   const waiting = unansweredLongRunning(produced);
   if (waiting) {
@@ -156,6 +179,23 @@ function unansweredLongRunning(events: readonly Event[]): { callId: string; tool
   return undefined;
 }
 
+/**
+ * The parent's credential manager as the child's runner sees it: credentials are the parent's
+ * user's (the child's session has another app name); a consent request is only noted (the parent
+ * asks with the full config, which `asked` keeps by credential key), never sent from inside.
+ */
+function childCredentials(ctx: ToolContext, manager: CredentialManager, asked: Map<string, AuthConfig>): CredentialManager {
+  const scope = { appName: ctx.appName, userId: ctx.userId, sessionId: ctx.sessionId };
+  return {
+    getCredential: (config, _scope, options) => manager.getCredential(config, scope, options),
+    createRequest: async (config) => {
+      if (config.credentialKey) asked.set(config.credentialKey, config);
+      return redactAuthConfig(config);
+    },
+    completeRequest: () => Promise.reject(new Error('a sub-agent cannot complete a consent; its parent does')),
+  };
+}
+
 /** The child's artifacts are the caller's: saves are recorded on the caller's call (AT-4). */
 function forwardedArtifacts(ctx: ToolContext): ArtifactService {
   const unsupported = (what: string) => Promise.reject(new ArtifactError(`${what} is not available inside a sub-agent; use it from the parent agent.`));
@@ -192,7 +232,7 @@ export function unansweredResponse(
   outcome: Exclude<SubAgentOutcome, { kind: 'answer' }>,
 ): Record<string, unknown> | undefined {
   if (outcome.kind === 'error') throw new Error(outcome.message);
-  return outcome.waitingFor === 'confirmation'
-    ? { status: `Agent "${agentName}" is waiting for the user to approve "${outcome.toolName}".` }
-    : undefined;
+  if (outcome.waitingFor === 'confirmation') return { status: `Agent "${agentName}" is waiting for the user to approve "${outcome.toolName}".` };
+  if (outcome.waitingFor === 'credential') return { status: `Agent "${agentName}" is waiting for the user to authorize "${outcome.toolName}".` };
+  return undefined;
 }

@@ -3,6 +3,7 @@ import type { FunctionCall } from '../content/content.js';
 import { getFunctionCalls, getFunctionResponses, type Event } from '../content/event.js';
 import type { ToolConfirmation } from '../content/eventActions.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../llmFlow/buildContents.js';
+import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 
 /**
  * The format of confirmation requests the flow writes. Format 1 (no `formatVersion` field) bound
@@ -84,7 +85,9 @@ function checkRequest(events: readonly Event[], index: number, event: Event, cal
   const original = args.originalFunctionCall as Partial<FunctionCall> | undefined;
   if (!original || typeof original !== 'object' || typeof original.id !== 'string' || typeof original.name !== 'string')
     return 'it names no original call';
-  const responses = events[index - 1];
+  // The step's credential request event (AU-3) may sit between the responses and this request.
+  let responses = events[index - 1];
+  if (responses && isCredentialRequestEvent(responses)) responses = events[index - 2];
   const requested = responses?.actions.requestedToolConfirmations;
   if (
     !responses ||
@@ -113,12 +116,17 @@ function checkRequest(events: readonly Event[], index: number, event: Event, cal
   };
 }
 
+function isCredentialRequestEvent(event: Event): boolean {
+  const calls = getFunctionCalls(event);
+  return calls.length > 0 && calls.every((call) => call.name === REQUEST_CREDENTIAL_FUNCTION);
+}
+
 /** The model's call with this id, made by this agent before `before`. */
 function findModelCall(events: readonly Event[], author: string, id: string, before: number): FunctionCall | undefined {
   for (let i = before - 1; i >= 0; i--) {
     const event = events[i]!;
     if (event.author !== author) continue;
-    const call = getFunctionCalls(event).find((c) => c.id === id && c.name !== REQUEST_CONFIRMATION_FUNCTION);
+    const call = getFunctionCalls(event).find((c) => c.id === id && c.name !== REQUEST_CONFIRMATION_FUNCTION && c.name !== REQUEST_CREDENTIAL_FUNCTION);
     if (call) return call;
   }
   return undefined;
@@ -178,27 +186,33 @@ export async function checkConfirmationDigest(
 
 /**
  * Whether any event from `from` on answers the call: a function response with its id that does
- * not ask for confirmation again (a tool may ask once more after an approval; that is no answer).
+ * not ask for confirmation or a credential again (a tool may ask once more after an approval or a
+ * consent; that is no answer).
  */
 export function isCallAnswered(events: readonly Event[], callId: string, from: number): boolean {
   for (let i = Math.max(from, 0); i < events.length; i++) {
     const event = events[i]!;
-    if (!getFunctionResponses(event).some((r) => r.id === callId && r.name !== REQUEST_CONFIRMATION_FUNCTION)) continue;
-    const asks = event.actions.requestedToolConfirmations;
-    if (!(asks && Object.hasOwn(asks, callId))) return true;
+    if (!getFunctionResponses(event).some((r) => r.id === callId && r.name !== REQUEST_CONFIRMATION_FUNCTION && r.name !== REQUEST_CREDENTIAL_FUNCTION))
+      continue;
+    if (!asksAbout(event, callId)) return true;
   }
   return false;
 }
 
 /**
- * Index of the first event that asked for confirmation of the call: from there on, an answer is
- * final ("rejected stays rejected, answered stays answered"), whatever requests follow.
+ * Index of the first event that asked for confirmation of the call, or for a credential for it:
+ * from there on, an answer is final ("rejected stays rejected, answered stays answered"), whatever
+ * requests follow.
  */
 export function firstAskIndex(events: readonly Event[], callId: string): number {
-  return events.findIndex((event) => {
-    const asks = event.actions.requestedToolConfirmations;
-    return asks !== undefined && Object.hasOwn(asks, callId);
-  });
+  return events.findIndex((event) => asksAbout(event, callId));
+}
+
+/** Whether the event's response asks the user about the call (an approval or a credential). */
+function asksAbout(event: Event, callId: string): boolean {
+  const confirmations = event.actions.requestedToolConfirmations;
+  const credentials = event.actions.requestedAuthConfigs;
+  return (confirmations !== undefined && Object.hasOwn(confirmations, callId)) || (credentials !== undefined && Object.hasOwn(credentials, callId));
 }
 
 /** The ids of confirmation requests a user event has replied to. */

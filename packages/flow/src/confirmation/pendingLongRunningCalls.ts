@@ -2,6 +2,8 @@ import type { FunctionCall } from '../content/content.js';
 import { getFunctionCalls, getFunctionResponses, type Event } from '../content/event.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../llmFlow/buildContents.js';
 import { pendingConfirmationRequests } from './confirmationRequests.js';
+import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
+import { pendingCredentialRequestsIn } from '../auth/credentialRequests.js';
 
 /** A long-running call still waiting for its real answer from outside (a person, a ticket system). */
 export interface PendingLongRunningCall {
@@ -25,7 +27,7 @@ export function pendingLongRunningCalls(events: readonly Event[]): PendingLongRu
   for (const event of events) {
     if (event.partial) continue;
     for (const call of getFunctionCalls(event))
-      if (call.id && call.name !== REQUEST_CONFIRMATION_FUNCTION) made.set(call.id, { call, author: event.author });
+      if (call.id && call.name !== REQUEST_CONFIRMATION_FUNCTION && call.name !== REQUEST_CREDENTIAL_FUNCTION) made.set(call.id, { call, author: event.author });
     for (const id of event.longRunningToolIds ?? []) {
       const found = made.get(id);
       if (found && !waiting.has(id)) waiting.set(id, { ...found });
@@ -38,5 +40,6 @@ export function pendingLongRunningCalls(events: readonly Event[]): PendingLongRu
     }
   }
   for (const { originalCall } of pendingConfirmationRequests(events)) if (originalCall.id) waiting.delete(originalCall.id);
+  for (const { originalCall } of pendingCredentialRequestsIn(events)) if (originalCall.id) waiting.delete(originalCall.id);
   return [...waiting.values()];
 }

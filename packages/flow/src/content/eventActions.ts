@@ -1,3 +1,5 @@
+import type { AuthConfig } from '../auth/authTypes.js';
+
 /** A confirmation asked for, or given, for one tool call (spec HC-1). */
 export interface ToolConfirmation {
   hint?: string;
@@ -19,6 +21,11 @@ export interface EventActions {
   transferToAgent?: string;
   /** Original function-call id → the confirmation requested for it (HC-1). */
   requestedToolConfirmations?: Record<string, ToolConfirmation>;
+  /**
+   * Function-call id → the credential the call asked for (AU-2), secrets removed; the flow turns
+   * each into an `adk_request_credential` request.
+   */
+  requestedAuthConfigs?: Record<string, AuthConfig>;
   /** Function-call id → what the paused call saved to resume with (`ctx.setResumeState`). */
   resumeStates?: Record<string, unknown>;
   /**
@@ -42,6 +49,7 @@ export function isEmptyActions(actions: EventActions): boolean {
     !actions.escalate &&
     !actions.transferToAgent &&
     Object.keys(actions.requestedToolConfirmations ?? {}).length === 0 &&
+    Object.keys(actions.requestedAuthConfigs ?? {}).length === 0 &&
     Object.keys(actions.resumeStates ?? {}).length === 0 &&
     (actions.startedToolCalls?.length ?? 0) === 0
   );

@@ -16,6 +16,8 @@ export function mergeActions(all: readonly EventActions[]): EventActions {
       setOwnProperty(merged.artifactDelta, name, Math.max((ownValue(merged.artifactDelta, name) as number | undefined) ?? version, version));
     if (actions.requestedToolConfirmations && Object.keys(actions.requestedToolConfirmations).length > 0)
       merged.requestedToolConfirmations = { ...merged.requestedToolConfirmations, ...actions.requestedToolConfirmations };
+    if (actions.requestedAuthConfigs && Object.keys(actions.requestedAuthConfigs).length > 0)
+      merged.requestedAuthConfigs = { ...merged.requestedAuthConfigs, ...actions.requestedAuthConfigs };
     if (actions.resumeStates && Object.keys(actions.resumeStates).length > 0)
       merged.resumeStates = { ...merged.resumeStates, ...actions.resumeStates };
     if (actions.startedToolCalls?.length) merged.startedToolCalls = [...(merged.startedToolCalls ?? []), ...actions.startedToolCalls];

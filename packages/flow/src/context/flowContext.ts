@@ -1,4 +1,8 @@
 import type { ArtifactService } from '../services/artifactService.js';
+import type { AuthConfig, AuthCredential } from '../auth/authTypes.js';
+import type { CredentialManager } from '../auth/credentialManager.js';
+import { readyCredential } from '../auth/readyCredential.js';
+import { redactAuthConfig } from '../auth/redactAuthConfig.js';
 import type { Content, FunctionCall, Part } from '../content/content.js';
 import { AdkitError, ArtifactError, MemoryError } from '../errors.js';
 import { createEventActions, type EventActions, type ToolConfirmation } from '../content/eventActions.js';
@@ -23,6 +27,8 @@ export interface ContextSource {
   readonly signal: AbortSignal;
   readonly context: RunContext;
   readonly logger: Logger;
+  readonly credentials?: CredentialManager;
+  readonly authConfigsAsked?: Map<string, AuthConfig>;
 }
 
 export interface FlowContextInit {
@@ -120,6 +126,16 @@ export class FlowContext implements RequestContext {
   }
 }
 
+const managers = new WeakMap<ToolContext, CredentialManager>();
+
+/**
+ * The runner's credential manager behind a tool context, for the flow's own use (a sub-agent's
+ * runner borrows it); tools use `getCredential`/`requestCredential` instead.
+ */
+export function credentialManagerOf(ctx: ToolContext): CredentialManager | undefined {
+  return managers.get(ctx);
+}
+
 /** The implementation of `ToolContext`: a `FlowContext` for one function call. */
 export class ToolCallContext extends FlowContext implements ToolContext {
   readonly functionCallId: string;
@@ -127,9 +143,15 @@ export class ToolCallContext extends FlowContext implements ToolContext {
   readonly toolConfirmation?: ToolConfirmation;
   readonly resumeState?: unknown;
   readonly #onProgress?: (progress: ProgressReport) => void;
+  readonly #credentials?: CredentialManager;
+  readonly #asked?: Map<string, AuthConfig>;
+  #credential?: AuthCredential;
 
   constructor(source: ContextSource, init: ToolCallContextInit) {
     super(source, init);
+    this.#credentials = source.credentials;
+    if (source.credentials) managers.set(this, source.credentials);
+    this.#asked = source.authConfigsAsked;
     if (!init.functionCallId)
       throw new AdkitError('TOOL_ERROR', 'A tool context needs the function call id of the call it answers.');
     this.functionCallId = init.functionCallId;
@@ -151,6 +173,36 @@ export class ToolCallContext extends FlowContext implements ToolContext {
     this.actions.requestedToolConfirmations = { ...this.actions.requestedToolConfirmations };
     setOwnProperty(this.actions.requestedToolConfirmations, this.functionCallId, confirmation);
     this.actions.skipSummarization = true;
+  }
+
+  requestCredential(config: AuthConfig): void {
+    if (!config || typeof config !== 'object' || !config.authScheme || typeof config.authScheme.type !== 'string')
+      throw new AdkitError('INVALID_AUTH_CONFIG', 'requestCredential needs an AuthConfig with an authScheme ({type: "oauth2", flows: {...}} and so on).');
+    if (!this.#credentials)
+      throw new AdkitError(
+        'NO_CREDENTIAL_MANAGER',
+        'This tool asked the user for a credential, but the runner has no credential manager; pass credentials: credentialManager({credentialService}) from @adkit/auth to the Runner.',
+      );
+    this.actions.requestedAuthConfigs = { ...this.actions.requestedAuthConfigs };
+    setOwnProperty(this.actions.requestedAuthConfigs, this.functionCallId, redactAuthConfig(config));
+    this.#asked?.set(this.functionCallId, config);
+    this.actions.skipSummarization = true;
+  }
+
+  async getCredential(config: AuthConfig, options: { forceRefresh?: boolean } = {}): Promise<AuthCredential | undefined> {
+    const credential = this.#credentials
+      ? await this.#credentials.getCredential(
+          config,
+          { appName: this.appName, userId: this.userId, sessionId: this.sessionId },
+          { signal: this.signal, forceRefresh: options.forceRefresh === true },
+        )
+      : readyCredential(config);
+    if (credential) this.#credential = credential;
+    return credential;
+  }
+
+  get credential(): AuthCredential | undefined {
+    return this.#credential;
   }
 
   reportProgress(progress: ProgressReport): void {

@@ -1,6 +1,8 @@
 import type { ArtifactService } from '../services/artifactService.js';
 import type { BaseAgent } from '../agents/baseAgent.js';
 import type { Content } from '../content/content.js';
+import type { CredentialManager } from '../auth/credentialManager.js';
+import type { AuthConfig } from '../auth/authTypes.js';
 import type { MemoryService } from '../services/memoryService.js';
 import type { Plugin } from '../runner/plugin.js';
 import { DEFAULT_MAX_LLM_CALLS, type RunConfig } from '../runner/runConfig.js';
@@ -25,6 +27,8 @@ export interface InvocationContextInit {
   logger?: Logger;
   /** Keys confirmation digests (HMAC) so that no one without it can forge one. */
   confirmationSecret?: string;
+  /** Runs the credential protocol (AU-5, AU-6): `credentialManager()` of `@adkit/auth`. */
+  credentials?: CredentialManager;
 }
 
 /**
@@ -46,6 +50,12 @@ export class InvocationContext {
   readonly context: RunContext;
   readonly logger: Logger;
   readonly confirmationSecret?: string;
+  readonly credentials?: CredentialManager;
+  /**
+   * Call id → the full config (secrets included) a tool of this invocation asked with; never saved:
+   * the flow hands it to the credential manager when it makes the consent request.
+   */
+  readonly authConfigsAsked = new Map<string, AuthConfig>();
   private readonly shared: { endInvocation: boolean; llmCalls: number };
 
   constructor(init: InvocationContextInit, shared = { endInvocation: false, llmCalls: 0 }) {
@@ -63,6 +73,7 @@ export class InvocationContext {
     this.context = init.context ?? {};
     this.logger = init.logger ?? stderrLogger;
     this.confirmationSecret = init.confirmationSecret;
+    this.credentials = init.credentials;
     this.shared = shared;
   }
 

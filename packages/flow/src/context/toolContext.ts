@@ -1,3 +1,4 @@
+import type { AuthConfig, AuthCredential } from '../auth/authTypes.js';
 import type { FunctionCall } from '../content/content.js';
 import type { Event } from '../content/event.js';
 import type { ToolConfirmation } from '../content/eventActions.js';
@@ -38,6 +39,24 @@ export interface ToolContext extends RequestContext {
    * summarization. It does not mean approval; answer the call with an error or a pending status.
    */
   requestConfirmation(request?: { hint?: string; payload?: unknown }): void;
+  /**
+   * Asks the user for a credential (AU-2): records the request on the actions (secrets removed)
+   * and skips summarization; after this call's step the flow emits a long-running
+   * `adk_request_credential` call with the consent URL, and the run ends. When the user has
+   * consented, this call runs again and `getCredential` finds the credential. Answer the call with
+   * a pending status meanwhile. Throws when an OAuth config is asked for and the runner has no
+   * credential manager.
+   */
+  requestCredential(config: AuthConfig): void;
+  /**
+   * The ready credential for the config, or `undefined` when the user has not consented yet: an
+   * API key or HTTP credential in the config as is, else through the runner's credential manager
+   * (stored, refreshed when expired or when `forceRefresh` says the resource refused it). The one
+   * found is also `ctx.credential`.
+   */
+  getCredential(config: AuthConfig, options?: { forceRefresh?: boolean }): Promise<AuthCredential | undefined>;
+  /** The credential the last `getCredential` of this call found (`functionTool({auth})` gets it first). */
+  readonly credential?: AuthCredential;
   /** Emits a partial progress event tagged with this call's id (never persisted). */
   reportProgress(progress: ProgressReport): void;
 }

@@ -5,6 +5,7 @@ import { FlowContext } from '../context/flowContext.js';
 import { newFunctionCallId } from '../content/ids.js';
 import { exceedsDepth, MAX_VALUE_DEPTH } from '../content/valueDepth.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
+import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import type { LlmRequest } from '../model/llmRequest.js';
@@ -81,6 +82,11 @@ function checkedCalls(response: LlmResponse, refusals: Map<string, string>): Llm
             refusals.set(
               id,
               `"${REQUEST_CONFIRMATION_FUNCTION}" is reserved for adkit's confirmation protocol: only the framework asks the user for approval. Call the tool you need directly; if it needs approval, it asks.`,
+            );
+          else if (call.name === REQUEST_CREDENTIAL_FUNCTION)
+            refusals.set(
+              id,
+              `"${REQUEST_CREDENTIAL_FUNCTION}" is reserved for adkit's credential protocol: only the framework asks the user for a credential. Call the tool you need directly; if it needs one, it asks.`,
             );
           else if (tooDeep)
             refusals.set(

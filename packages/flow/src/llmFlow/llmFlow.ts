@@ -16,6 +16,8 @@ import { modelEvent } from './modelEvent.js';
 import { pluginCallbacks, type Plugin } from '../runner/plugin.js';
 import { ToolResolver } from './resolveTools.js';
 import { resumeConfirmedCalls } from './resumeConfirmedCalls.js';
+import { resumeCredentialCalls } from './resumeCredentialCalls.js';
+import { withCredentialRequests } from './credentialRequestEvent.js';
 import { resumePausedCalls } from './resumePausedCalls.js';
 import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
 import { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
@@ -114,6 +116,8 @@ async function* runStep(
     const resolved = await resolver.resolve(new FlowContext(context));
     if (context.signal.aborted) return;
     for (const problem of resolver.unreported(resolved.problems)) yield reportProblem(context, problem);
+    yield* resumeCredentialCalls(context, resolved.tools, callbacks, agent);
+    if (context.signal.aborted || context.endInvocation) return;
     yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent);
     if (context.signal.aborted || context.endInvocation) return;
     yield* resumePausedCalls(context, resolved.tools, callbacks, agent);
@@ -142,16 +146,19 @@ async function* runStep(
       if (response.partial || getFunctionCalls(event).length === 0) continue;
 
       let responses: Event | undefined;
-      for await (const produced of executeFunctionCalls({
-        invocation: context,
-        calls: getFunctionCalls(event),
-        tools: request.tools,
-        callbacks,
-        maxConcurrency: agent.maxToolConcurrency,
-        toolTimeoutMs: agent.toolTimeoutMs,
-        refusals,
-      })) {
-        if (!produced.partial) responses = produced;
+      for await (const produced of withCredentialRequests(
+        context,
+        executeFunctionCalls({
+          invocation: context,
+          calls: getFunctionCalls(event),
+          tools: request.tools,
+          callbacks,
+          maxConcurrency: agent.maxToolConcurrency,
+          toolTimeoutMs: agent.toolTimeoutMs,
+          refusals,
+        }),
+      )) {
+        if (!produced.partial && !responses) responses = produced;
         yield produced;
       }
       if (!responses || context.signal.aborted) return;

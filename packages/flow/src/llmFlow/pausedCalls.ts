@@ -2,6 +2,7 @@ import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import type { FunctionCall } from '../content/content.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
+import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 
 /** What the paused call saved with `ctx.setResumeState`, newest first; `undefined` when nothing. */
 export function resumeStateOf(events: readonly Event[], callId: string, before: number): unknown {
@@ -29,7 +30,7 @@ export function findAgentCall(
   for (let i = Math.min(before, events.length) - 1; i >= 0; i--) {
     const event = events[i]!;
     if (event.author !== author) continue;
-    const call = getFunctionCalls(event).find((c) => c.id === id && c.name !== REQUEST_CONFIRMATION_FUNCTION);
+    const call = getFunctionCalls(event).find((c) => c.id === id && c.name !== REQUEST_CONFIRMATION_FUNCTION && c.name !== REQUEST_CREDENTIAL_FUNCTION);
     if (call) return { call, index: i };
   }
   return undefined;

@@ -4,6 +4,7 @@ import type { FunctionCall } from '../content/content.js';
 import { createEvent, getFunctionResponses, type Event } from '../content/event.js';
 import type { ToolConfirmation } from '../content/eventActions.js';
 import { executeFunctionCalls } from './executeFunctionCalls.js';
+import { withCredentialRequests } from './credentialRequestEvent.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import type { Tool } from '../tools/tool.js';
@@ -115,17 +116,21 @@ export async function* resumeConfirmedCalls(
   const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
   if (starting.length > 0) yield startedEvent(context, starting);
   if (context.signal.aborted) return;
-  yield* executeFunctionCalls({
-    invocation: context,
-    calls,
-    tools: available,
-    callbacks,
-    confirmations,
-    resumeStates,
-    refusals,
-    maxConcurrency: agent.maxToolConcurrency,
-    toolTimeoutMs: agent.toolTimeoutMs,
-  });
+  // An approved call may then ask for a credential (AU-2): its request follows the responses.
+  yield* withCredentialRequests(
+    context,
+    executeFunctionCalls({
+      invocation: context,
+      calls,
+      tools: available,
+      callbacks,
+      confirmations,
+      resumeStates,
+      refusals,
+      maxConcurrency: agent.maxToolConcurrency,
+      toolTimeoutMs: agent.toolTimeoutMs,
+    }),
+  );
 }
 
 /** Where a request was asked: its event's index, then its place among that event's parts. */

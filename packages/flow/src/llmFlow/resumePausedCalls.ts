@@ -2,10 +2,12 @@ import type { ToolCallbacks } from './callTool.js';
 import type { FunctionCall } from '../content/content.js';
 import { getFunctionResponses, type Event } from '../content/event.js';
 import { executeFunctionCalls } from './executeFunctionCalls.js';
+import { withCredentialRequests } from './credentialRequestEvent.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import { isResumableTool, type Tool } from '../tools/tool.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
+import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 import { isCallAnswered } from '../confirmation/confirmationRequests.js';
 import { findAgentCall, interruptedMessage, resumeStateOf, startedBetween, startedEvent } from './pausedCalls.js';
 
@@ -32,7 +34,7 @@ export async function* resumePausedCalls(
   const resumeStates: Record<string, unknown> = {};
   const refusals = new Map<string, string>();
   for (const response of getFunctionResponses(events[userIndex]!)) {
-    if (!response.id || response.name === REQUEST_CONFIRMATION_FUNCTION || Object.hasOwn(resumeResponses, response.id)) continue;
+    if (!response.id || response.name === REQUEST_CONFIRMATION_FUNCTION || response.name === REQUEST_CREDENTIAL_FUNCTION || Object.hasOwn(resumeResponses, response.id)) continue;
     const found = findAgentCall(events, agent.name, response.id, userIndex);
     const tool = found && resumable.get(found.call.name);
     if (!found || !tool) continue;
@@ -48,7 +50,7 @@ export async function* resumePausedCalls(
   const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
   if (starting.length > 0) yield startedEvent(context, starting);
   if (context.signal.aborted) return;
-  yield* executeFunctionCalls({
+  yield* withCredentialRequests(context, executeFunctionCalls({
     invocation: context,
     calls,
     tools: Object.fromEntries(calls.map((call) => [call.name, resumable.get(call.name)!])),
@@ -58,7 +60,7 @@ export async function* resumePausedCalls(
     refusals,
     maxConcurrency: agent.maxToolConcurrency,
     toolTimeoutMs: agent.toolTimeoutMs,
-  });
+  }));
 }
 
 function answeredByAgent(events: readonly Event[], callId: string, from: number, agentName: string): boolean {

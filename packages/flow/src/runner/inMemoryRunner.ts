@@ -5,6 +5,7 @@ import { InMemorySessionService } from '../sessions/inMemorySessionService.js';
 import type { Plugin } from './plugin.js';
 import type { Logger } from '../context/logger.js';
 import { Runner } from './runner.js';
+import type { CredentialManager } from '../auth/credentialManager.js';
 
 export interface InMemoryRunnerOptions {
   agent: BaseAgent;
@@ -17,6 +18,8 @@ export interface InMemoryRunnerOptions {
   addSessionsToMemory?: boolean;
   /** Keys confirmation digests (HMAC); see `RunnerOptions.confirmationSecret`. */
   confirmationSecret?: string;
+  /** Runs the credential protocol; see `RunnerOptions.credentials`. */
+  credentials?: CredentialManager;
 }
 
 /** A runner with in-memory session, artifact and memory services, for tests, demos and scripts. */
@@ -34,6 +37,7 @@ export class InMemoryRunner extends Runner {
       logger: options.logger,
       addSessionsToMemory: options.addSessionsToMemory,
       confirmationSecret: options.confirmationSecret,
+      credentials: options.credentials,
       sessionService: new InMemorySessionService(),
       artifactService: new InMemoryArtifactService(),
       memoryService: new InMemoryMemoryService(),

@@ -1,6 +1,7 @@
 import type { ArtifactService } from '../services/artifactService.js';
 import type { BaseAgent } from '../agents/baseAgent.js';
 import type { Content } from '../content/content.js';
+import type { CredentialManager } from '../auth/credentialManager.js';
 import { AdkitError, ConfigError, SessionError, errorMessage, isAdkitError } from '../errors.js';
 import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
@@ -34,6 +35,11 @@ export interface RunnerOptions {
    * call was edited is refused even when its digest was recomputed. Keep it out of the session.
    */
   confirmationSecret?: string;
+  /**
+   * Runs the credential protocol for tools that ask for one (`ctx.requestCredential`,
+   * `functionTool({auth})`): `credentialManager({credentialService})` from `@adkit/auth`.
+   */
+  credentials?: CredentialManager;
 }
 
 export interface RunAsyncRequest {
@@ -86,6 +92,7 @@ export class Runner implements AsyncDisposable {
   private readonly autoCreateSession: boolean;
   private readonly addSessionsToMemory: boolean;
   private readonly confirmationSecret?: string;
+  private readonly credentials?: CredentialManager;
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -98,6 +105,7 @@ export class Runner implements AsyncDisposable {
     this.autoCreateSession = options.autoCreateSession ?? false;
     this.addSessionsToMemory = options.addSessionsToMemory ?? false;
     this.confirmationSecret = options.confirmationSecret;
+    this.credentials = options.credentials;
     if (this.addSessionsToMemory && !this.memoryService)
       throw new ConfigError('Runner: addSessionsToMemory needs a memoryService; pass one (InMemoryRunner has one).');
     const names = new Set<string>();
@@ -138,6 +146,7 @@ export class Runner implements AsyncDisposable {
         context: request.context,
         logger: this.logger,
         confirmationSecret: this.confirmationSecret,
+        credentials: this.credentials,
       });
       try {
         yield* this.runInvocation(context, request);

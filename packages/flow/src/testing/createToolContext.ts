@@ -8,6 +8,7 @@ import { newFunctionCallId, newId } from '../content/ids.js';
 import { InMemoryArtifactService } from '../services/inMemoryArtifactService.js';
 import type { MemoryService } from '../services/memoryService.js';
 import type { Session } from '../sessions/session.js';
+import type { CredentialManager } from '../auth/credentialManager.js';
 import type { ProgressReport, ToolContext } from '../context/toolContext.js';
 
 export interface TestToolContextOptions {
@@ -29,6 +30,8 @@ export interface TestToolContextOptions {
   logger?: Logger;
   /** What the call saved when it paused (`ctx.resumeState`). */
   resumeState?: unknown;
+  /** The credential manager `getCredential`/`requestCredential` use. */
+  credentials?: CredentialManager;
 }
 
 /**
@@ -54,6 +57,7 @@ export function createToolContext(options: TestToolContextOptions = {}): ToolCon
     signal: options.signal ?? new AbortController().signal,
     context: options.context ?? {},
     logger: options.logger ?? stderrLogger,
+    credentials: options.credentials,
   };
   const context = new ToolCallContext(source, {
     actions: options.actions ?? createEventActions(),
