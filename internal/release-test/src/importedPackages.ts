@@ -4,14 +4,17 @@ import { builtinModules } from 'node:module';
  * The npm packages a module's source imports, by package name and in order of first use:
  * `import … from '@adkit/flow/testing'` gives `@adkit/flow`, `import Type from 'typebox'` gives
  * `typebox`. Relative paths and Node's built-in modules (`node:fs`, `fs`) are left out. Reads
- * static `import … from` / `export … from` / bare `import '…'` statements and `import('…')` with a
- * string literal.
+ * static `import … from` / `export … from` / bare `import '…'` statements, `import('…')` and
+ * `require('…')` with a string literal, and `….resolve('…')` (`require.resolve`,
+ * `import.meta.resolve`, `createRequire(…).resolve`): a package an example only resolves, such as
+ * an MCP server it starts, must be installed too (#31).
  */
 export function importedPackages(source: string): string[] {
   const specifiers = [
     ...source.matchAll(/^\s*(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]/gm),
     ...source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
     ...source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...source.matchAll(/(?:\brequire|\.resolve)\(\s*['"]([^'"]+)['"]\s*\)/g),
   ]
     .sort((a, b) => a.index - b.index)
     .map((match) => match[1]!);

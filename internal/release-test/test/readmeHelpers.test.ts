@@ -46,8 +46,10 @@ describe('importedPackages', () => {
       "import './local.js';",
       "export { d } from '@scope/pack/sub';",
       "const e = await import('late');",
+      "const server = createRequire(import.meta.url).resolve('@mcp/server-x/dist/index.js');",
+      "const f = require('req'); import.meta.resolve('meta');",
     ].join('\n');
-    expect(importedPackages(source)).toEqual(['@adkit/flow', 'typebox', '@scope/pack', 'late']);
+    expect(importedPackages(source)).toEqual(['@adkit/flow', 'typebox', '@scope/pack', 'late', '@mcp/server-x', 'req', 'meta']);
   });
 });
 
@@ -65,10 +67,18 @@ describe('expandFilePattern', () => {
 describe("the root README, as the release test reads it", () => {
   const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 
-  it('has an Install section whose registry line installs every package the quick-start imports, then a line for tarballs from a clone', () => {
-    const [fromRegistry, fromClone] = npmInstallArgs(markdownSection(readme, 'Install') ?? '');
+  it('has an Install section: tarballs from a clone first (with every package the quick-start imports), TypeScript, then the registry line', () => {
+    const lines = npmInstallArgs(markdownSection(readme, 'Install') ?? '');
+    const fromClone = lines.findIndex((words) => words.some((word) => word.includes('packed/')));
+    const fromRegistry = lines.findIndex((words) => words.includes('@adkit/flow'));
+    expect(fromClone).toBeGreaterThanOrEqual(0);
+    expect(fromRegistry).toBeGreaterThan(fromClone);
     const quickStart = codeBlocks(readme, 'ts')[0] ?? '';
-    expect(importedPackages(quickStart).filter((name) => !fromRegistry?.includes(name))).toEqual([]);
-    expect(fromClone?.some((word) => word.includes('packed/'))).toBe(true);
+    expect(importedPackages(quickStart).filter((name) => !lines[fromRegistry]!.includes(name))).toEqual([]);
+    // The tarball line names each @adkit package the quick-start imports.
+    const packed = lines[fromClone]!.join(' ');
+    for (const name of importedPackages(quickStart))
+      if (name.startsWith('@adkit/')) expect(packed).toMatch(new RegExp(`[{,]${name.slice('@adkit/'.length)}[,}]`));
+      else expect(lines[fromClone]).toContain(name);
   });
 });
