@@ -8,6 +8,8 @@ export interface BuiltRequest {
   body?: string;
   /** `METHOD /path` for messages: no query (it may hold an API key), no host. */
   label: string;
+  /** Headers that carry credentials (lower case): never sent on to another origin. */
+  secretHeaders: readonly string[];
 }
 
 /** Credentials and app headers, applied after the model's parameters (so they win). */
@@ -95,7 +97,8 @@ export function buildRequest(
       headers.set('content-type', plan.body.mediaType);
     }
   }
-  const built: BuiltRequest = { url, method: method.toUpperCase(), headers, label: `${method.toUpperCase()} ${url.pathname}` };
+  const secretHeaders = ['authorization', 'cookie', ...Object.keys(extras.headers).map((name) => name.toLowerCase())];
+  const built: BuiltRequest = { url, method: method.toUpperCase(), headers, label: `${method.toUpperCase()} ${url.pathname}`, secretHeaders };
   if (body !== undefined) built.body = body;
   return built;
 }

@@ -43,8 +43,9 @@ export class TransportProblem extends Error {}
 /**
  * Sends the request with `fetch` and reads the answer within the budget. Redirects are followed
  * by hand (at most `maxRedirects`), each hop's host checked by the address policy; a hop to
- * another origin loses the `authorization` and `cookie` headers. The body is streamed and cut at
- * `maxResponseBytes`, the rest cancelled unread (a 1 GB answer costs 1 budget).
+ * another origin loses every credential header (`authorization`, `cookie`, the API key's). The
+ * body is streamed and cut at `maxResponseBytes`, the rest cancelled unread (a 1 GB answer costs
+ * one budget).
  */
 export async function sendRequest(request: BuiltRequest, options: SendOptions): Promise<ApiResponse> {
   let url = request.url;
@@ -66,10 +67,8 @@ export async function sendRequest(request: BuiltRequest, options: SendOptions): 
       if (hop >= options.maxRedirects) throw new TransportProblem(`the API redirected more than ${options.maxRedirects} times`);
       const next = new URL(location, url);
       if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new TransportProblem(`the API redirected to a ${next.protocol} URL, which is not followed`);
-      if (next.origin !== url.origin) {
-        headers.delete('authorization');
-        headers.delete('cookie');
-      }
+      if (next.origin !== url.origin) for (const name of request.secretHeaders) headers.delete(name);
+      // A query credential stays with the URL it was put on: the Location decides the next one.
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
@@ -129,6 +128,21 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
+/** How deep a JSON answer may nest and still be given as JSON (below the flow's MAX_VALUE_DEPTH). */
+const MAX_JSON_DEPTH = 64;
+
+/** Whether the value nests at most `max` levels (iterative: a deep value cannot exhaust the stack). */
+function depthAtMost(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
 function isTextual(type: string): boolean {
   return (
     type === '' ||
@@ -147,7 +161,9 @@ function decodeBody(type: string, bytes: Uint8Array, truncated: boolean): unknow
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   if (!truncated && type.includes('json')) {
     try {
-      return JSON.parse(text) as unknown;
+      const value = JSON.parse(text) as unknown;
+      // JSON nested deeper than sessions keep is given as text, so one answer cannot break a run.
+      return depthAtMost(value, MAX_JSON_DEPTH) ? value : text;
     } catch {
       return text;
     }
