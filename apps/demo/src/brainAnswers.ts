@@ -1,5 +1,5 @@
 import type { FunctionCall, FunctionResponse, LlmRequest, LlmResponse } from '@adkit/flow';
-import { calls, callsAnswered, citiesIn, findCall, instructionText, lastUserText, says } from './brainRequest.js';
+import { calls, callsAnswered, citiesIn, instructionText, lastUserText, says, type LateAnswer } from './brainRequest.js';
 import { WEATHER } from './travelTools.js';
 
 type Response = Record<string, unknown>;
@@ -19,12 +19,25 @@ export function replyToResults(responses: readonly FunctionResponse[], request: 
   return says(responses.map((response, i) => describe(response, answered[i], request)).join('\n'));
 }
 
-/** The move after a long-running call's late answer ("Update from function …"). */
-export function replyToUpdate(name: string, update: Response, request: LlmRequest): LlmResponse {
-  if (name !== 'ask_for_approval') return says(`${name} now says: ${JSON.stringify(update)}`);
-  const claim = findCall(request, 'ask_for_approval')?.args ?? {};
-  if (update.status === 'approved') return calls({ name: 'reimburse', args: { purpose: claim.purpose, amount: claim.amount } });
-  return says(`The manager rejected your $${claim.amount} claim for ${claim.purpose} (${update.ticketId ?? 'no ticket'}), so nothing was paid.`);
+/**
+ * The move after late answers: an approved claim leads to `reimburse` with that claim's own
+ * arguments (the call the answer names, not the newest one); anything else is told like a result.
+ */
+export function replyToLateAnswers(answers: readonly LateAnswer[], request: LlmRequest): LlmResponse {
+  const payments: { name: string; args: Record<string, unknown> }[] = [];
+  const lines: string[] = [];
+  for (const { name, response, call } of answers) {
+    if (name !== 'ask_for_approval') {
+      lines.push(describe({ name, response }, call, request));
+      continue;
+    }
+    const claim = call?.args ?? {};
+    if (response.status === 'approved') payments.push({ name: 'reimburse', args: { purpose: claim.purpose, amount: claim.amount } });
+    else lines.push(`The manager rejected your $${claim.amount} claim for ${claim.purpose} (${response.ticketId ?? 'no ticket'}), so nothing was paid.`);
+  }
+  if (payments.length === 0) return says(lines.join('\n'));
+  const pay = calls(...payments);
+  return lines.length === 0 ? pay : { content: { role: 'model', parts: [{ text: lines.join('\n') }, ...pay.content!.parts!] } };
 }
 
 /** The answer after `load_artifacts`: the artifacts follow its response as "Artifact <name> is:" contents. */

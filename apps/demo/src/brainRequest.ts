@@ -29,6 +29,58 @@ export function lastUserText(request: LlmRequest): string {
   return '';
 }
 
+/** A late answer (DESIGN.md "Late answers come last"): the call it answers and what it says. */
+export interface LateAnswer {
+  name: string;
+  response: Record<string, unknown>;
+  /** The call answered, as the flow names it: by id when it has one, else by its arguments. */
+  call: FunctionCall | undefined;
+}
+
+// The flow's wording: "Update from function <name>: <response>" and, on the next line, the call.
+const LATE_ANSWER = /^Update from function ([\w.-]+): (.*?)(?:\nThis is the latest answer to your earlier call [\w.-]+\((.*?)\)(?: \(id (.+)\))?\.)?$/s;
+
+/**
+ * The late answer a text is, or undefined. The call is the one the text names (by id, else the
+ * arguments it repeats); without that line, the newest call of the name.
+ */
+export function lateAnswer(text: string, request: LlmRequest): LateAnswer | undefined {
+  const match = LATE_ANSWER.exec(text);
+  if (!match) return undefined;
+  const [, name, response, args, id] = match as unknown as [string, string, string, string | undefined, string | undefined];
+  const byId = id === undefined ? undefined : findCallById(request, id);
+  const named = args === undefined ? undefined : jsonObject(args); // cut arguments end in "…", no JSON
+  const call = byId ?? (named ? { name, args: named } : findCall(request, name));
+  return { name, response: parseObject(response), call };
+}
+
+function findCallById(request: LlmRequest, id: string): FunctionCall | undefined {
+  for (const content of request.contents) for (const part of content.parts ?? []) if (part.functionCall?.id === id) return part.functionCall;
+  return undefined;
+}
+
+/** A JSON object from text; anything else wrapped (`{value}`, or `{text}` when it is no JSON). */
+export function parseObject(json: string): Record<string, unknown> {
+  const value = jsonValue(json);
+  if (value === NOT_JSON) return { text: json };
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+}
+
+function jsonObject(json: string): Record<string, unknown> | undefined {
+  const value = jsonValue(json);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function jsonValue(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
 /** The newest call of this name in the request's history. */
 export function findCall(request: LlmRequest, name: string): FunctionCall | undefined {
   for (let i = request.contents.length - 1; i >= 0; i--)

@@ -1,6 +1,6 @@
 import type { GenerateContentOptions, LlmRequest, LlmResponse, Model } from '@adkit/flow';
-import { replyToArtifacts, replyToResults, replyToUpdate } from './brainAnswers.js';
-import { lastUserText, says } from './brainRequest.js';
+import { replyToArtifacts, replyToLateAnswers, replyToResults } from './brainAnswers.js';
+import { lastUserText, lateAnswer, says, type LateAnswer } from './brainRequest.js';
 import { replyToWords } from './brainWords.js';
 
 /**
@@ -25,9 +25,11 @@ export function demoBrainReply(request: LlmRequest): LlmResponse {
   const responses = parts.flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
   if (responses.length > 0) return replyToResults(responses, request);
   if (/^Artifact .+ is:$/.test(parts[0]?.text ?? '')) return replyToArtifacts(request);
+  // Late answers (a long-running call's result, a confirmation approved after other turns): act on
+  // the call each one names, not on the newest request.
+  const late = parts.map((part) => lateAnswer(part.text ?? '', request));
+  if (late.length > 0 && late.every((answer) => answer !== undefined)) return replyToLateAnswers(late as LateAnswer[], request);
   const text = parts.map((part) => part.text ?? '').join('');
-  const update = /^Update from function ([\w.-]+): ([\s\S]*)$/.exec(text);
-  if (update) return replyToUpdate(update[1]!, parseObject(update[2]!), request);
   return replyToWords(text || lastUserText(request), request);
 }
 
@@ -50,13 +52,4 @@ function summarise(text: string): string {
   const words = sentences[0]!.split(/\s+/);
   const first = words.length > 16 ? `${words.slice(0, 16).join(' ')}…` : sentences[0]!;
   return sentences.length > 1 ? `${first} (and ${sentences.length - 1} more sentence${sentences.length > 2 ? 's' : ''})` : first;
-}
-
-function parseObject(json: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(json);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-  } catch {
-    return { text: json };
-  }
 }

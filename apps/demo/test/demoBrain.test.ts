@@ -105,6 +105,34 @@ describe('the demo brain answers from results', () => {
     ]);
   });
 
+  it('issue #23 point 1: a late answer is acted on for the call it names (by id, else its arguments), not the newest call', () => {
+    const claim = (id: string, purpose: string, amount: number): Content[] => [
+      user(`reimburse $${amount} for ${purpose}`),
+      { role: 'model', parts: [{ functionCall: { id, name: 'ask_for_approval', args: { purpose, amount } } }] },
+      { role: 'user', parts: [{ functionResponse: { id, name: 'ask_for_approval', response: { status: 'pending' } } }] },
+      { role: 'model', parts: [{ text: 'pending' }] },
+    ];
+    const history = [...claim('call_1', 'dinner', 480), ...claim('call_2', 'hotel', 300)];
+    const late = (args: string, id = '') =>
+      user(`Update from function ask_for_approval: {"status":"approved"}\nThis is the latest answer to your earlier call ask_for_approval(${args})${id}.`);
+    // By id: even when the repeated arguments were cut ("…", no JSON).
+    expect(callsOf(demoBrainReply(request([...history, late('{"purpose":"din…', ' (id call_1)')])))).toEqual([
+      { name: 'reimburse', args: { purpose: 'dinner', amount: 480 } },
+    ]);
+    // No id (the flow leaves its own adk- ids out): the arguments it repeats name the claim.
+    expect(callsOf(demoBrainReply(request([...history, late('{"purpose":"dinner","amount":480}')])))).toEqual([
+      { name: 'reimburse', args: { purpose: 'dinner', amount: 480 } },
+    ]);
+    // A confirmation approved later is told as the result it is; two late answers in one turn, each.
+    const booked = user(
+      'Update from function book_trip: {"reference":"OSL-1001","city":"Oslo","nights":2,"status":"confirmed"}\nThis is the latest answer to your earlier call book_trip({"city":"Oslo","nights":2}).',
+    );
+    const rejected = user('Update from function ask_for_approval: {"status":"rejected","ticketId":"t-2"}\nThis is the latest answer to your earlier call ask_for_approval({"purpose":"hotel","amount":300}).');
+    expect(callsOf(demoBrainReply(request([...history, { role: 'user', parts: [...booked.parts!, ...rejected.parts!] }])))).toEqual([
+      { text: 'Booked 2 nights in Oslo; your reference is OSL-1001.\nThe manager rejected your $300 claim for hotel (t-2), so nothing was paid.' },
+    ]);
+  });
+
   it('BT-2: the artifacts load_artifacts put after its response are quoted', () => {
     const reply = demoBrainReply(request([
       user('what is in my notes?'),
