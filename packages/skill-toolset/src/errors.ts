@@ -13,7 +13,8 @@ export type SkillErrorCode =
   | 'SKILL_INVALID_RESOURCE_PATH'
   | 'SKILL_RESOURCE_NOT_FOUND'
   | 'SKILL_RESOURCE_TOO_LARGE'
-  | 'SKILL_SOURCE_UNAVAILABLE';
+  | 'SKILL_SOURCE_UNAVAILABLE'
+  | 'SKILL_NOT_A_FILE';
 
 const SKILL_ERROR = Symbol.for('adkit.skillError');
 

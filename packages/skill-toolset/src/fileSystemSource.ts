@@ -246,7 +246,8 @@ class FolderSource implements FileSystemSource {
       if (!result) continue;
       const { parse } = result;
       if (parse.error) {
-        if (this.strict) throw parse.error;
+        // A SKILL.md that is a pipe, socket or device is never read, in either mode.
+        if (this.strict && !isSkillError(parse.error, 'SKILL_NOT_A_FILE')) throw parse.error;
         if (result.fresh) this.warn(options, `${parse.error.message} (skipped)`);
         continue;
       }

@@ -1,6 +1,6 @@
 // The public API of @adkit/skill-toolset. Every line here is an API decision.
 export type { SkillToolset, SkillToolsetOptions } from './skillToolset.js';
-export { skillToolset, additionalToolNames } from './skillToolset.js';
+export { skillToolset, additionalToolNames, DEFAULT_MAX_LISTING_CHARS } from './skillToolset.js';
 export type { SkillSource, SkillSourceCallOptions, LoadResourceOptions, SkillLogger } from './skillSource.js';
 export { DEFAULT_MAX_RESOURCE_BYTES } from './skillSource.js';
 export type { FileSystemSource, FileSystemSourceOptions } from './fileSystemSource.js';

@@ -1,5 +1,6 @@
-import { closeSync, constants, openSync, readSync } from 'node:fs';
-import { isMissing } from './skillFiles.js';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { SkillError } from './errors.js';
+import { isMissing, NOT_REGULAR_FILE_CODES, OPEN_NONBLOCK, kindOf } from './skillFiles.js';
 import { MAX_FRONTMATTER_LENGTH } from './parseSkillMd.js';
 
 /** What the listing reads of a SKILL.md at most: enough for the longest frontmatter allowed (in UTF-8). */
@@ -12,18 +13,24 @@ const scratch = Buffer.allocUnsafe(HEAD_BYTES);
 /**
  * The start of a SKILL.md, synchronously: the first 8 KiB, which hold most frontmatters, and more
  * (up to `HEAD_BYTES`) only when they do not. `cut` says the file went on past `HEAD_BYTES`.
- * `undefined` when there is no such file (or it is a folder); other errors are thrown.
+ * `undefined` when there is no such file (or it is a folder). Only a regular file is read: a named
+ * pipe, socket or device is a `SKILL_NOT_A_FILE` error (opened without blocking, so a pipe with no
+ * writer cannot freeze the process); other errors are thrown.
  */
 export function readSkillHead(path: string): { text: string; cut: boolean } | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY);
+    fd = openSync(path, constants.O_RDONLY | OPEN_NONBLOCK);
   } catch (error) {
     if (isMissing(error)) return undefined;
+    if (NOT_REGULAR_FILE_CODES.has((error as { code?: string })?.code ?? '')) throw notAFile('a socket');
     throw error;
   }
   let filled: number;
   try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) return undefined;
+    if (!stats.isFile()) throw notAFile(kindOf(stats));
     filled = fill(fd, 0, FIRST_READ);
     if (filled === FIRST_READ && !hasClosingLine(filled)) filled = fill(fd, filled, HEAD_BYTES);
   } catch (error) {
@@ -67,4 +74,8 @@ function hasClosingLine(length: number): boolean {
     if (next === 0x0a || (next === 0x0d && read[at + 5] === 0x0a)) return true;
   }
   return false;
+}
+
+function notAFile(kind: string): SkillError {
+  return new SkillError('SKILL_NOT_A_FILE', `SKILL.md is ${kind}, not a regular file; only regular files are read`);
 }

@@ -6,6 +6,25 @@ import { SkillError, resourceNotFound, skillNotFound } from './errors.js';
 /** The most files `listResources` returns. */
 const MAX_FILES = 20_000;
 
+/**
+ * Opening without blocking: a named pipe with no writer would otherwise block the open (and with
+ * it a thread of libuv's pool, or the whole process for a synchronous open) forever. Regular files
+ * are unaffected.
+ */
+export const OPEN_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/** Errors of `open` that mean the path is something other than a file (a socket: ENXIO). */
+export const NOT_REGULAR_FILE_CODES: ReadonlySet<string> = new Set(['ENXIO', 'EOPNOTSUPP']);
+
+/** What a non-regular file is, for messages. */
+export function kindOf(stats: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {
+  if (stats.isFIFO()) return 'a named pipe';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}
+
 /** Whether a file-system error means "no such file". */
 export function isMissing(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
@@ -26,9 +45,12 @@ export async function readLimited(
   let handle;
   try {
     // A resource's path is already resolved; O_NOFOLLOW refuses a link swapped in since then.
-    handle = await open(path, resource ? constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) : constants.O_RDONLY);
+    // Without blocking: a named pipe would hold a thread of libuv's pool until someone writes.
+    const flags = constants.O_RDONLY | OPEN_NONBLOCK | (resource ? (constants.O_NOFOLLOW ?? 0) : 0);
+    handle = await open(path, flags);
   } catch (error) {
     if (isMissing(error)) throw resource ? resourceNotFound(skill, display) : skillNotFound(skill, 'its SKILL.md is gone');
+    if (NOT_REGULAR_FILE_CODES.has((error as { code?: string })?.code ?? '')) throw notAFile(skill, display, 'a socket');
     if ((error as { code?: unknown })?.code === 'ELOOP')
       throw new SkillError('SKILL_INVALID_RESOURCE_PATH', `invalid resource path "${display}" for skill "${skill}": it is a symbolic link`, {
         skillName: skill,
@@ -37,10 +59,7 @@ export async function readLimited(
   }
   try {
     const stats = await handle.stat();
-    if (!stats.isFile())
-      throw new SkillError('SKILL_INVALID_RESOURCE_PATH', `invalid resource path "${display}" for skill "${skill}": it is not a file`, {
-        skillName: skill,
-      });
+    if (!stats.isFile()) throw notAFile(skill, display, kindOf(stats));
     const tooLarge = () =>
       new SkillError('SKILL_RESOURCE_TOO_LARGE', `resource '${display}' from skill '${skill}' is too large (limit: ${limit} bytes)`, {
         skillName: skill,
@@ -59,6 +78,12 @@ export async function readLimited(
   } finally {
     await handle.close();
   }
+}
+
+function notAFile(skill: string, display: string, kind: string): SkillError {
+  return new SkillError('SKILL_INVALID_RESOURCE_PATH', `invalid resource path "${display}" for skill "${skill}": it is ${kind}, not a regular file`, {
+    skillName: skill,
+  });
 }
 
 /** Adds the files below `base/folder` (skill-relative, `/`-separated), skipping hidden ones and links. */

@@ -25,7 +25,7 @@ import { loadSkillTool } from './loadSkillTool.js';
 import { grantedToolNames, restrictTools } from './restrictTools.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
 import { DEFAULT_MAX_RESOURCE_BYTES, type SkillLogger, type SkillSource } from './skillSource.js';
-import { skillsToXml } from './skillsToXml.js';
+import { cappedSkillsXml } from './skillsToXml.js';
 import { DEFAULT_SKILL_SYSTEM_INSTRUCTION } from './systemInstruction.js';
 import { ADDITIONAL_TOOLS_KEY } from './validateFrontmatter.js';
 
@@ -46,7 +46,16 @@ export interface SkillToolsetOptions {
   enforceAllowedTools?: boolean;
   /** The largest resource `load_skill_resource` returns, in bytes; 10 MiB by default. */
   maxResourceBytes?: number;
+  /**
+   * The longest skill listing put in the system instruction of every request, in characters;
+   * 50,000 by default. A longer one lists the first skills that fit and says how many more there
+   * are (`list_skills` lists them all), with a warning naming this option.
+   */
+  maxListingChars?: number;
 }
+
+/** The default of `maxListingChars`: about 12,000 tokens, some 300 skills of ordinary length. */
+export const DEFAULT_MAX_LISTING_CHARS = 50_000;
 
 /** The skill toolset: three tools, and a request processor that lists the skills for the model. */
 export interface SkillToolset extends Toolset, RequestProcessor {
@@ -67,6 +76,7 @@ class SkillToolsetImpl implements SkillToolset {
   private readonly enforce: boolean;
   private readonly maxBytes: number;
   private readonly own: readonly Tool[];
+  private readonly maxListingChars: number;
   private readonly xml = new WeakMap<readonly SkillFrontmatter[], string>();
   private candidates?: { invocationId: string; tools: Promise<Map<string, Tool>> };
   private readonly reported = new Set<string>();
@@ -82,6 +92,9 @@ class SkillToolsetImpl implements SkillToolset {
     const maxBytes = options.maxResourceBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
     if (!Number.isInteger(maxBytes) || maxBytes < 1)
       throw new ConfigError(`skillToolset "${name}": maxResourceBytes must be a positive integer, got ${String(maxBytes)}.`);
+    const maxListingChars = options.maxListingChars ?? DEFAULT_MAX_LISTING_CHARS;
+    if (!Number.isSafeInteger(maxListingChars) || maxListingChars < 1_000)
+      throw new ConfigError(`skillToolset "${name}": maxListingChars must be a whole number of characters, at least 1000, got ${String(maxListingChars)}.`);
     const additional = options.additionalTools ?? [];
     if (!Array.isArray(additional) || additional.some((item) => typeof item !== 'object' || item === null || typeof item.name !== 'string'))
       throw new ConfigError(`skillToolset "${name}": additionalTools must be an array of tools and toolsets.`);
@@ -94,6 +107,7 @@ class SkillToolsetImpl implements SkillToolset {
     this.additional = [...additional];
     this.enforce = options.enforceAllowedTools ?? true;
     this.maxBytes = maxBytes;
+    this.maxListingChars = maxListingChars;
     this.own = Object.freeze([listSkillsTool(this.source), loadSkillTool(this.source, name), loadSkillResourceTool(this.source, maxBytes)]);
   }
 
@@ -110,7 +124,7 @@ class SkillToolsetImpl implements SkillToolset {
   async processRequest(ctx: RequestContext, request: LlmRequest): Promise<void> {
     const logger = ctx.logger;
     const frontmatters = await this.source.listFrontmatters({ logger, signal: ctx.signal });
-    if (frontmatters.length > 0) appendInstructions(request, [this.instruction, this.listing(frontmatters)]);
+    if (frontmatters.length > 0) appendInstructions(request, [this.instruction, this.listing(frontmatters, logger)]);
 
     const record = readLoadedSkills(ctx, this.name);
     const unlocked = await this.unlocked(ctx, record.loaded, logger);
@@ -132,11 +146,18 @@ class SkillToolsetImpl implements SkillToolset {
     );
   }
 
-  private listing(frontmatters: readonly SkillFrontmatter[]): string {
+  /** The listing for the system instruction, built once per listing and capped at `maxListingChars`. */
+  private listing(frontmatters: readonly SkillFrontmatter[], logger: SkillLogger): string {
     let xml = this.xml.get(frontmatters);
     if (xml === undefined) {
-      xml = skillsToXml(frontmatters);
+      const capped = cappedSkillsXml(frontmatters, this.maxListingChars);
+      xml = capped.xml;
       this.xml.set(frontmatters, xml);
+      if (capped.listed < frontmatters.length)
+        this.reportOnce(
+          logger,
+          `skill toolset "${this.name}": the listing of ${frontmatters.length} skills is over maxListingChars (${this.maxListingChars} characters), so every request lists only the first ${capped.listed}; raise maxListingChars to list more, or split the skills across toolsets`,
+        );
     }
     return xml;
   }

@@ -6,6 +6,7 @@ describe('@adkit/skill-toolset exports', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
         'ADDITIONAL_TOOLS_KEY',
+        'DEFAULT_MAX_LISTING_CHARS',
         'DEFAULT_MAX_RESOURCE_BYTES',
         'DEFAULT_SKILL_SYSTEM_INSTRUCTION',
         'FRONTMATTER_FIELDS',

@@ -94,7 +94,7 @@ describe('SK-7 path traversal', () => {
 
   it('a 2,000-character path and a folder are refused; a missing file is SKILL_RESOURCE_NOT_FOUND', async () => {
     expect(await refusal('a/'.repeat(1000))).toMatch(/: it is longer than 1024 characters$/);
-    expect(await refusal('references')).toBe(invalid('references', 'it is not a file'));
+    expect(await refusal('references')).toBe(invalid('references', 'it is a folder, not a regular file'));
     expect(await refusal('references/missing.md')).toBe('SKILL_RESOURCE_NOT_FOUND: resource "references/missing.md" not found in skill "demo"');
   });
 
