@@ -4,7 +4,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type Implementation, type Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type Implementation, type Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitationRouter } from './elicitationRouter.js';
 import type { McpHeaders, McpHttpServer, McpServerConfig, McpStdioServer } from './mcpServerConfig.js';
 
 /** How a session is opened and how long its requests may take. */
@@ -14,6 +15,8 @@ export interface SessionSettings {
   readonly connectTimeoutMs: number;
   /** Limit for each `tools/list` page and other listing requests. */
   readonly requestTimeoutMs: number;
+  /** Declares the elicitation capability (form and URL) and routes the server's requests to calls. */
+  readonly elicitation?: boolean;
 }
 
 /** Transports given as instances: each can start once. */
@@ -30,6 +33,8 @@ const MAX_PAGES = 1_000;
  */
 export class McpSession {
   closed = false;
+  /** Where the server's `elicitation/create` requests go: the call in flight that asked. */
+  readonly elicitations = new ElicitationRouter();
   /** The last error the transport reported, to explain a closed connection. */
   lastError?: Error;
   private tools?: Promise<readonly SdkTool[]>;
@@ -78,8 +83,9 @@ export class McpSession {
   }
 
   private static async connect(transport: Transport, settings: SessionSettings): Promise<McpSession> {
-    const client = new Client(settings.clientInfo, { capabilities: {} });
+    const client = new Client(settings.clientInfo, { capabilities: settings.elicitation ? { elicitation: { form: {}, url: {} } } : {} });
     const session = new McpSession(client, transport, settings.requestTimeoutMs);
+    if (settings.elicitation) client.setRequestHandler(ElicitRequestSchema, (request) => session.elicitations.receive(request.params));
     client.onclose = () => {
       session.closed = true;
     };

@@ -1,7 +1,10 @@
 import { type FunctionDeclaration, type ProgressReport, type ToolContext } from '@adkit/flow';
 import { BaseTool, ToolError, confirmationGate } from '@adkit/tool';
 import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { callMeta, type McpCallMeta } from './callMeta.js';
+import type { ElicitingCalls, ElicitingTool } from './elicitingCalls.js';
 import { formatContent } from './formatContent.js';
+import type { McpSession } from './mcpSession.js';
 import type { MediaShelf } from './mediaShelf.js';
 import { requestSignal } from './requestSignal.js';
 import { requestError } from './requestError.js';
@@ -22,6 +25,10 @@ export interface McpToolShared {
   readonly shelf: MediaShelf;
   readonly requireConfirmation: McpRequireConfirmation;
   readonly timeoutMs: number;
+  /** The app's per-call `_meta` entries. */
+  readonly meta?: McpCallMeta;
+  /** Set when the toolset takes the server's requests for input. */
+  readonly elicitation?: ElicitingCalls;
 }
 
 /** Progress messages longer than this are cut: they become events the client receives. */
@@ -36,7 +43,6 @@ const MAX_PROGRESS_MESSAGE = 1_000;
 export class McpTool extends BaseTool {
   /** The tool's name on the server (the adkit name may differ, see `toFunctionName`). */
   readonly mcpName: string;
-  readonly idempotent: boolean;
   private readonly declared: FunctionDeclaration;
   private readonly taskRequired: boolean;
 
@@ -44,13 +50,13 @@ export class McpTool extends BaseTool {
     definition: SdkTool,
     name: string,
     private readonly headerSet: HeaderSet,
-    private readonly shared: McpToolShared,
+    protected readonly shared: McpToolShared,
   ) {
     const description = definition.description ?? definition.title ?? definition.annotations?.title ?? '';
-    super({ name, description, timeoutMs: shared.timeoutMs });
-    this.mcpName = definition.name;
     const annotations = definition.annotations;
-    this.idempotent = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
+    const idempotent = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
+    super({ name, description, timeoutMs: shared.timeoutMs, idempotent });
+    this.mcpName = definition.name;
     this.taskRequired = definition.execution?.taskSupport === 'required';
     const declared: FunctionDeclaration = { name, description };
     if (definition.inputSchema !== undefined) declared.parametersJsonSchema = definition.inputSchema;
@@ -62,7 +68,7 @@ export class McpTool extends BaseTool {
     return this.declared;
   }
 
-  async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     const confirm = this.shared.requireConfirmation;
     if (confirm !== false || ctx.toolConfirmation !== undefined)
       await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.name, args, ctx) : confirm);
@@ -71,23 +77,60 @@ export class McpTool extends BaseTool {
         `Tool "${this.name}" needs task-based execution (MCP tasks), which this client does not support; use another tool.`,
         { code: 'MCP_TASK_REQUIRED', toolName: this.name },
       );
-    const timeout = this.shared.timeoutMs;
-    const onprogress = (progress: Progress) => ctx.reportProgress(progressReport(progress));
+    const elicitation = this.shared.elicitation;
+    if (elicitation) return elicitation.call(this.calling, ctx, args);
     const { signal, release } = requestSignal(ctx.signal);
     let result: CallToolResult;
     try {
-      result = (await this.shared.connections
-        .connection(this.headerSet)
-        .use(
-          (session) => session.client.callTool({ name: this.mcpName, arguments: args }, undefined, { signal, timeout, onprogress }),
-          (failure) => failure === 'unsent' || this.idempotent,
-        )) as CallToolResult;
+      result = await this.send(ctx, args, signal);
     } catch (error) {
-      throw requestError(ctx, this.name, timeout, `failed to call MCP tool "${this.mcpName}" with err: `, error);
+      throw this.failure(ctx, error);
     } finally {
       release();
     }
     return this.convert(ctx, result);
+  }
+
+  /** How the toolset's eliciting calls send, convert and report this tool's calls. */
+  protected readonly calling: ElicitingTool = {
+    name: this.name,
+    send: (ctx, args, signal, register, progress) => this.send(ctx, args, signal, register, progress),
+    convert: (ctx, result) => this.convert(ctx, result),
+    failure: (ctx, error) => this.failure(ctx, error),
+  };
+
+  /**
+   * Sends `tools/call` with the call's `_meta` (trace context, the app's entries) and progress
+   * reported on the call's context; sent again on a new session only when it never left, or the
+   * tool is idempotent (MCP-4).
+   */
+  private async send(
+    ctx: ToolContext,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    register?: (session: McpSession) => () => void,
+    progress: (report: ProgressReport) => void = (report) => ctx.reportProgress(report),
+  ): Promise<CallToolResult> {
+    const meta = await callMeta(this.shared.meta, this.name, args, ctx);
+    const params = { name: this.mcpName, arguments: args, ...(meta ? { _meta: meta } : {}) };
+    const onprogress = (notification: Progress) => progress(progressReport(notification));
+    const timeout = this.shared.timeoutMs;
+    return (await this.shared.connections.connection(this.headerSet).use(
+      async (session) => {
+        const unregister = register?.(session);
+        try {
+          return await session.client.callTool(params, undefined, { signal, timeout, onprogress });
+        } finally {
+          unregister?.();
+        }
+      },
+      (failure) => failure === 'unsent' || this.idempotent,
+    )) as CallToolResult;
+  }
+
+  private failure(ctx: ToolContext, error: unknown): ToolError {
+    if (error instanceof ToolError) return error;
+    return requestError(ctx, this.name, this.shared.timeoutMs, `failed to call MCP tool "${this.mcpName}" with err: `, error);
   }
 
   /** MCP-7 steps 3–5: an error for `isError`, else `{output}`; media kept for the next request. */
@@ -105,6 +148,17 @@ export class McpTool extends BaseTool {
       this.shared.shelf.put(call, output, media);
     }
     return { output };
+  }
+}
+
+/**
+ * An MCP tool of a toolset that takes the server's requests for input: a call paused for the
+ * user's answer resumes through `resume` (the flow calls it with the client's answer).
+ */
+export class ResumableMcpTool extends McpTool {
+  /** The user's answer to the server's request for input (`{action, content?}`), given to the server. */
+  async resume(ctx: ToolContext, response: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    return this.shared.elicitation!.resume(this.calling, ctx, response);
   }
 }
 

@@ -3,7 +3,10 @@ import { BaseToolset, FUNCTION_NAME_PATTERN, toFunctionName, type ToolPredicate 
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { MediaShelf } from './mediaShelf.js';
 import { assertServerConfig, type McpServerConfig } from './mcpServerConfig.js';
-import { McpTool, type McpRequireConfirmation, type McpToolShared } from './mcpTool.js';
+import type { McpCallMeta } from './callMeta.js';
+import type { McpElicitationOptions } from './elicitation.js';
+import { elicitingCalls } from './elicitationOptions.js';
+import { McpTool, ResumableMcpTool, type McpRequireConfirmation, type McpToolShared } from './mcpTool.js';
 import { ServerConnections, type HeaderSet } from './serverConnections.js';
 import { assertOptions, toolsetSettings, type McpConnectionOptions, type ToolsetSettings } from './toolsetSettings.js';
 
@@ -17,6 +20,14 @@ export interface McpToolsetOptions extends McpConnectionOptions {
   prefix?: string;
   /** Ask the user before each call (HC-2): a flag, or `(toolName, args, ctx) => boolean`. */
   requireConfirmation?: McpRequireConfirmation;
+  /**
+   * Takes the server's requests for input mid-call (`elicitation/create`, form and URL mode):
+   * answered by `handler`, or the call pauses until the user answers (see the README). Declares
+   * the elicitation capability; without it, servers cannot ask.
+   */
+  elicitation?: McpElicitationOptions;
+  /** Adds entries to each `tools/call`'s `_meta`, after the W3C trace context of the call's span. */
+  meta?: McpCallMeta;
 }
 
 const DEFAULT_NAME = 'mcp_tool_set';
@@ -44,9 +55,21 @@ export class McpToolset extends BaseToolset {
     const requireConfirmation = options.requireConfirmation ?? false;
     if (typeof requireConfirmation !== 'boolean' && typeof requireConfirmation !== 'function')
       throw new ConfigError(`${owner}: requireConfirmation must be true, false or a function (toolName, args, ctx) => boolean.`);
-    const connections = new ServerConnections(owner, server, settings.session, settings.maxSessions);
+    const elicitation = elicitingCalls(owner, options.elicitation);
+    const meta = options.meta;
+    if (meta !== undefined && typeof meta !== 'function')
+      throw new ConfigError(`${owner}: meta must be a function (toolName, args, ctx) => ({...entries}).`);
+    const session = elicitation ? { ...settings.session, elicitation: true } : settings.session;
+    const connections = new ServerConnections(owner, server, session, settings.maxSessions);
     connectionsOf.set(this, { connections, settings });
-    this.shared = { connections, shelf: new MediaShelf(settings.inlineMedia), requireConfirmation, timeoutMs: settings.timeoutMs };
+    this.shared = {
+      connections,
+      shelf: new MediaShelf(settings.inlineMedia),
+      requireConfirmation,
+      timeoutMs: settings.timeoutMs,
+      ...(meta ? { meta } : {}),
+      ...(elicitation ? { elicitation } : {}),
+    };
   }
 
   /** Lists the server's tools for this run's header set (cached until the server says they changed). */
@@ -74,6 +97,7 @@ export class McpToolset extends BaseToolset {
   /** Ends every session and stops stdio servers; a later use connects again. */
   override async close(): Promise<void> {
     this.shared.shelf.clear();
+    this.shared.elicitation?.clear();
     await this.shared.connections.close();
   }
 
@@ -91,7 +115,7 @@ export class McpToolset extends BaseToolset {
         taken.add(name);
       }
       kept.add(name);
-      return new McpTool(definition, name, set, this.shared);
+      return this.shared.elicitation ? new ResumableMcpTool(definition, name, set, this.shared) : new McpTool(definition, name, set, this.shared);
     });
   }
 }

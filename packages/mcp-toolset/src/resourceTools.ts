@@ -22,7 +22,6 @@ export interface ResourceToolShared {
  * on a new session when the connection broke.
  */
 abstract class ResourceTool extends BaseTool {
-  readonly idempotent = true;
   private readonly declared: FunctionDeclaration;
 
   constructor(
@@ -31,7 +30,7 @@ abstract class ResourceTool extends BaseTool {
     description: string,
     argument: { name: string; description: string; required: boolean },
   ) {
-    super({ name, description, timeoutMs: shared.timeoutMs });
+    super({ name, description, timeoutMs: shared.timeoutMs, idempotent: true });
     this.declared = Object.freeze({
       name,
       description,
