@@ -127,10 +127,9 @@ export class SchemaConverter {
     }
     if (Array.isArray(source.required)) {
       const properties = out.properties as JsonNode | undefined;
-      // Required names stay only when declared (a readOnly property dropped above is not required in a request).
-      const required = source.required.filter(
-        (name): name is string => typeof name === 'string' && (!properties || Object.hasOwn(properties, name) || !hasOwnProperty(source.properties, name)),
-      );
+      // Required names stay only when declared: a readOnly property dropped above is not required
+      // in a request, and providers refuse a required name that is not a property (Gemini).
+      const required = properties ? source.required.filter((name): name is string => typeof name === 'string' && Object.hasOwn(properties, name)) : [];
       if (required.length > 0) out.required = [...new Set(required)];
     }
     // Providers refuse an array schema without items (OpenAI); the spec often leaves it out.
@@ -179,10 +178,6 @@ function isReadOnly(schema: unknown): boolean {
 
 function isArrayType(type: unknown): boolean {
   return type === 'array' || (Array.isArray(type) && type.includes('array'));
-}
-
-function hasOwnProperty(map: unknown, name: string): boolean {
-  return typeof map === 'object' && map !== null && Object.hasOwn(map, name);
 }
 
 /** Sets a key as an own data property, `__proto__` included. */
