@@ -28,6 +28,6 @@ const send = async (newMessage: Content) => {
 
 await send(createUserContent('I want 5 days off.')); // pauses for the manager
 const session = await runner.sessionService.getSession({ appName: runner.appName, userId: 'ann', sessionId: 's1' });
-const [request] = pendingConfirmations(session!.events);
+const [request] = await pendingConfirmations(session!); // pass { confirmationSecret } when the runner has one
 console.log(`manager sees: ${request!.hint}`);
 await send(createConfirmationReply(request!, { confirmed: true, payload: { days_approved: 3 } }));

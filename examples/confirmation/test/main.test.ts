@@ -14,7 +14,7 @@ it('HC-1, HC-4, HC-10: pauses for the manager, then runs the call with the appro
     '[call request_vacation_days({"days":5})]',
     '[response request_vacation_days: {"status":"Waiting for the manager."}]',
     `[call adk_request_confirmation({"originalFunctionCall":{"id":"${id}","name":"request_vacation_days","args":{"days":5}},` +
-      `"toolConfirmation":{"confirmed":false,"hint":"Approve 5 days?","payload":{"days_approved":0}},"callDigest":"${digest}","formatVersion":2})]`,
+      `"toolConfirmation":{"confirmed":false,"hint":"Approve 5 days?","payload":{"days_approved":0}},"callDigest":"${digest}","formatVersion":3})]`,
     'manager sees: Approve 5 days?',
     '[response request_vacation_days: {"status":"Approved.","days":3}]',
     'You have 3 days off.',

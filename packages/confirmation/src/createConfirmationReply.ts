@@ -19,7 +19,7 @@ export function createConfirmationReply(
   const call = 'call' in request ? request.call : request;
   if (call.name !== REQUEST_CONFIRMATION || !call.id)
     throw new ConfigError(
-      `createConfirmationReply needs the "${REQUEST_CONFIRMATION}" call with its id (from pendingConfirmations(events)), got a call to "${call.name}"${call.id ? '' : ' without an id'}.`,
+      `createConfirmationReply needs the "${REQUEST_CONFIRMATION}" call with its id (from pendingConfirmations(session)), got a call to "${call.name}"${call.id ? '' : ' without an id'}.`,
     );
   if (typeof decision?.confirmed !== 'boolean')
     throw new ConfigError('createConfirmationReply: decision.confirmed must be true or false.');

@@ -1,4 +1,10 @@
-import { pendingConfirmationRequests, type Event, type FunctionCall } from '@adkit/flow';
+import {
+  pendingConfirmationRequests,
+  verifiedPendingConfirmationRequests,
+  type ConfirmationRequest,
+  type Event,
+  type FunctionCall,
+} from '@adkit/flow';
 
 /** A confirmation a user has not answered yet, for a UI to show. */
 export interface PendingConfirmation {
@@ -12,18 +18,59 @@ export interface PendingConfirmation {
   payload?: unknown;
 }
 
+/** A session as `getSession` returns it: the ids its requests are bound to, and its events. */
+export interface PendingConfirmationsSession {
+  readonly appName: string;
+  readonly userId: string;
+  readonly id: string;
+  readonly events: readonly Event[];
+}
+
+/** Options of `pendingConfirmations(session, options)`. */
+export interface PendingConfirmationsOptions {
+  /**
+   * The runner's `confirmationSecret`, when it has one. Requests are checked with it as the
+   * resume path checks them; without it, requests the runner keyed would all be left out.
+   */
+  confirmationSecret?: string;
+}
+
 /**
- * The confirmation requests in a session's events that are still waiting for the user, oldest
- * first. Only requests the flow created are listed — a model's own call to
- * `adk_request_confirmation`, or a stored request edited by hand, never is — and a request whose
- * call was already answered (approved and run, or rejected) is not pending any more. The flow's
- * resume path uses the same definition, so what is listed here is what a reply can resume.
+ * The confirmation requests in a session that are still waiting for the user, oldest first, as
+ * the runner would resume them: only requests the flow created are listed — a model's own call
+ * to `adk_request_confirmation`, or a stored request edited by hand, never is — and each one's
+ * digest is checked for this app, user and session (with the runner's `confirmationSecret`), so
+ * a request edited consistently in the store, or copied from another user's session, is not
+ * listed either. A request whose call was already answered (approved and run, or rejected) is
+ * not pending any more. What is listed is exactly what an approval resumes.
+ *
+ * ```ts
+ * const session = await sessionService.getSession({ appName, userId, sessionId });
+ * const [request] = await pendingConfirmations(session!, { confirmationSecret });
+ * ```
  */
-export function pendingConfirmations(events: readonly Event[]): PendingConfirmation[] {
-  return pendingConfirmationRequests(events).map((request) => {
-    const entry: PendingConfirmation = { call: request.requestCall, originalCall: request.originalCall, author: request.author };
-    if (typeof request.confirmation.hint === 'string') entry.hint = request.confirmation.hint;
-    if (request.confirmation.payload !== undefined) entry.payload = request.confirmation.payload;
-    return entry;
-  });
+export function pendingConfirmations(
+  session: PendingConfirmationsSession,
+  options?: PendingConfirmationsOptions,
+): Promise<PendingConfirmation[]>;
+/**
+ * @deprecated Pass the session (`pendingConfirmations(session, {confirmationSecret})`): from the
+ * events alone the digests cannot be checked (they bind the app, user and session, and the
+ * secret), so this form may list a request that approving then refuses.
+ */
+export function pendingConfirmations(events: readonly Event[]): PendingConfirmation[];
+export function pendingConfirmations(
+  source: PendingConfirmationsSession | readonly Event[],
+  options: PendingConfirmationsOptions = {},
+): Promise<PendingConfirmation[]> | PendingConfirmation[] {
+  if (Array.isArray(source)) return pendingConfirmationRequests(source as readonly Event[]).map(toPending);
+  const session = source as PendingConfirmationsSession;
+  return verifiedPendingConfirmationRequests(session, options.confirmationSecret).then((requests) => requests.map(toPending));
+}
+
+function toPending(request: ConfirmationRequest): PendingConfirmation {
+  const entry: PendingConfirmation = { call: request.requestCall, originalCall: request.originalCall, author: request.author };
+  if (typeof request.confirmation.hint === 'string') entry.hint = request.confirmation.hint;
+  if (request.confirmation.payload !== undefined) entry.payload = request.confirmation.payload;
+  return entry;
 }

@@ -61,7 +61,7 @@ describe('confirmation, end to end', () => {
     expect(deploy.runs).toEqual([]);
     expect(h.model.requests).toHaveLength(1);
     // A UI can list what waits for the user.
-    const pending = pendingConfirmations((await h.session()).events);
+    const pending = (await pendingConfirmations(await h.session()));
     expect(pending).toHaveLength(1);
     expect(pending[0]!.originalCall).toEqual({ id: 'orig-1', name: 'deploy', args: { env: 'prod' } });
     expect(pending[0]!.author).toBe('assistant');
@@ -88,7 +88,7 @@ describe('confirmation, end to end', () => {
       { role: 'model', parts: [{ functionCall: { id: 'orig-1', name: 'deploy', args: { env: 'prod' } } }] },
       { role: 'user', parts: [{ functionResponse: { id: 'orig-1', name: 'deploy', response: { deployed: 'prod' } } }] },
     ]);
-    expect(pendingConfirmations((await h.session()).events)).toEqual([]);
+    expect((await pendingConfirmations(await h.session()))).toEqual([]);
   });
 
   it('HC-9: rejection answers the call with an error and the model summarises; the tool never runs', async () => {
@@ -168,7 +168,7 @@ describe('confirmation, end to end', () => {
     );
     const first = await h.send('I want 5 days off');
     expect(getFunctionResponses(first[1]!)[0]!.response).toEqual({ status: 'Manager approval is required.' });
-    const pending = pendingConfirmations((await h.session()).events);
+    const pending = (await pendingConfirmations(await h.session()));
     expect(pending.map((p) => [p.hint, p.payload])).toEqual([['Approve 5 vacation days?', { days_approved: 0 }]]);
     const resumed = await h.send(createConfirmationReply(pending[0]!, { confirmed: true, payload: { days_approved: 3 } }));
     expect(getFunctionResponses(resumed[1]!)[0]!.response).toEqual({ status: 'ok', approved_days: 3 });

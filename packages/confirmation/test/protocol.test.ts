@@ -35,7 +35,7 @@ describe('protocol helpers', () => {
       confirmed: false,
     });
     expect(() => createConfirmationReply({ id: 'o', name: 'deploy' }, { confirmed: true })).toThrow(
-      'createConfirmationReply needs the "adk_request_confirmation" call with its id (from pendingConfirmations(events)), got a call to "deploy".',
+      'createConfirmationReply needs the "adk_request_confirmation" call with its id (from pendingConfirmations(session)), got a call to "deploy".',
     );
     expect(() => createConfirmationReply({ name: REQUEST_CONFIRMATION }, { confirmed: true })).toThrow('without an id');
     expect(() => createConfirmationReply(request('c', {}), { confirmed: 'yes' as never })).toThrow(

@@ -38,7 +38,7 @@ describe('resuming after a restart', () => {
     const after = new SqliteSessionService({ path });
     const secondProcessTool = recordingTool('transfer_money', (args) => ({ sent: args.amount }));
     const second = new Harness([textResponse('Sent 250 to Bob.'), textResponse('unused')], { toolsets: [toolset(secondProcessTool)] }, after);
-    const pending = pendingConfirmations((await second.session()).events);
+    const pending = (await pendingConfirmations(await second.session()));
     expect(pending.map((p) => p.originalCall)).toEqual([{ id: 'tx-1', name: 'transfer_money', args: { amount: 250 } }]);
     const resumed = await second.send(createConfirmationReply(pending[0]!, { confirmed: true }));
     expect(secondProcessTool.runs).toEqual([{ args: { amount: 250 }, confirmed: true, payload: undefined }]);

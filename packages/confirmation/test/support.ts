@@ -5,11 +5,14 @@ import {
   createUserContent,
   type Content,
   type Event,
+  type FunctionCall,
   type RunnableTool,
   type RunnerOptions,
   type SessionService,
   type ToolContext,
 } from '@adkit/flow';
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@adkit/flow/store';
 import type { ScriptStep } from '@adkit/flow/testing';
 import { ScriptedModel } from '@adkit/flow/testing';
 
@@ -58,4 +61,22 @@ export class Harness {
   async session() {
     return (await this.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
   }
+}
+
+/** The format-3 digest recomputed as an attacker reading the code would, without any secret. */
+export function recomputedDigest(event: Event, request: FunctionCall, scope = { appName: 'app', userId: 'u', sessionId: 's' }): string {
+  const original = request.args!.originalFunctionCall as FunctionCall;
+  const text = [
+    'adkit-confirmation/3',
+    JSON.stringify(scope.appName),
+    JSON.stringify(scope.userId),
+    JSON.stringify(scope.sessionId),
+    event.invocationId,
+    request.id,
+    original.id,
+    original.name,
+    canonicalJson(original.args ?? {}),
+    canonicalJson(request.args!.toolConfirmation),
+  ].join('\n');
+  return createHash('sha256').update(text).digest('hex');
 }

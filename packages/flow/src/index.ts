@@ -134,6 +134,7 @@ export type {
   ConfirmationRequest,
   RefusedConfirmationRequest,
   ConfirmationRequestScan,
+  ConfirmationScope,
 } from './confirmation/confirmationRequests.js';
 export type { PendingLongRunningCall } from './confirmation/pendingLongRunningCalls.js';
 export { pendingLongRunningCalls } from './confirmation/pendingLongRunningCalls.js';
@@ -141,6 +142,7 @@ export {
   CONFIRMATION_FORMAT_VERSION,
   scanConfirmationRequests,
   pendingConfirmationRequests,
+  verifiedPendingConfirmationRequests,
 } from './confirmation/confirmationRequests.js';
 export { MAX_VALUE_DEPTH } from './content/valueDepth.js';
 export type {

@@ -22,7 +22,7 @@ describe('@adkit/flow exports', () => {
         'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset', 'newFunctionCallId',
         'newId', 'packTool', 'pendingConfirmationRequests', 'pendingLongRunningCalls', 'readonlyState',
         'registerTool', 'replaceTool', 'requestText', 'scanConfirmationRequests', 'stderrLogger', 'stringifyContent',
-        'toJsonValue', 'unansweredResponse',
+        'toJsonValue', 'unansweredResponse', 'verifiedPendingConfirmationRequests',
         'CREDENTIAL_FORMAT_VERSION', 'REQUEST_CREDENTIAL_FUNCTION', 'credentialKeyOf', 'pendingCredentialRequestsIn',
         'readyCredential', 'redactAuthConfig', 'redactCredential', 'scanCredentialRequests',
         'SchemaCheck', 'formatStandardIssues', 'isStandardSchema',

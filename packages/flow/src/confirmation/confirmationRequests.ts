@@ -8,9 +8,11 @@ import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 /**
  * The format of confirmation requests the flow writes. Format 1 (no `formatVersion` field) bound
  * the digest to the call only; format 2 binds it to the session, invocation and request too, and
- * keys it with the runner's `confirmationSecret` when there is one. Both still resume.
+ * keys it with the runner's `confirmationSecret` when there is one; format 3 binds the app and
+ * the user as well, so a request copied into another user's session of the same id is refused.
+ * Requests of formats 1 and 2 saved before still resume (format 1 not once there is a secret).
  */
-export const CONFIRMATION_FORMAT_VERSION = 2;
+export const CONFIRMATION_FORMAT_VERSION = 3;
 
 /** A confirmation request the flow created (HC-4), as found in a session's events. */
 export interface ConfirmationRequest {
@@ -25,7 +27,7 @@ export interface ConfirmationRequest {
   readonly invocationId: string;
   /** Index of the request event in the events. */
   readonly index: number;
-  readonly formatVersion: 1 | 2;
+  readonly formatVersion: 1 | 2 | 3;
 }
 
 /** A call named `adk_request_confirmation` that the flow did not create (or that was edited). */
@@ -81,7 +83,7 @@ function checkRequest(events: readonly Event[], index: number, event: Event, cal
     return `"${REQUEST_CONFIRMATION_FUNCTION}" was called by the model, not created by the flow; the name is reserved`;
   const args = call.args ?? {};
   const version = args.formatVersion === undefined ? 1 : args.formatVersion;
-  if (version !== 1 && version !== CONFIRMATION_FORMAT_VERSION) return `it has an unknown format version ${String(version)}`;
+  if (version !== 1 && version !== 2 && version !== CONFIRMATION_FORMAT_VERSION) return `it has an unknown format version ${String(version)}`;
   const original = args.originalFunctionCall as Partial<FunctionCall> | undefined;
   if (!original || typeof original !== 'object' || typeof original.id !== 'string' || typeof original.name !== 'string')
     return 'it names no original call';
@@ -132,21 +134,35 @@ function findModelCall(events: readonly Event[], author: string, id: string, bef
   return undefined;
 }
 
-/** What a format-2 digest covers. */
-export interface ConfirmationBinding {
+/** The session a request belongs to: its digest binds all three (format 3). */
+export interface ConfirmationScope {
+  appName: string;
+  userId: string;
   sessionId: string;
+}
+
+/** What a digest covers (formats 2 and 3; format 2 leaves out the app and the user). */
+export interface ConfirmationBinding extends ConfirmationScope {
   invocationId: string;
   requestId: string;
   call: FunctionCall;
   confirmation: ToolConfirmation;
 }
 
-/** The digest a format-2 request carries; keyed (HMAC) with the runner's secret when there is one. */
-export function confirmationDigest(binding: ConfirmationBinding, secret?: string): Promise<string> {
-  const { sessionId, invocationId, requestId, call, confirmation } = binding;
+/**
+ * The digest a request of the given format (default: the current one) carries; keyed (HMAC) with
+ * the runner's secret when there is one.
+ */
+export function confirmationDigest(
+  binding: ConfirmationBinding,
+  secret?: string,
+  version: 2 | 3 = CONFIRMATION_FORMAT_VERSION,
+): Promise<string> {
+  const { appName, userId, sessionId, invocationId, requestId, call, confirmation } = binding;
   const text = [
-    `adkit-confirmation/${CONFIRMATION_FORMAT_VERSION}`,
-    sessionId,
+    `adkit-confirmation/${version}`,
+    // Format 3: the app and the user too (each as JSON, so no value can pose as two fields).
+    ...(version === 3 ? [JSON.stringify(appName), JSON.stringify(userId), JSON.stringify(sessionId)] : [sessionId]),
     invocationId,
     requestId,
     call.id ?? '',
@@ -158,12 +174,13 @@ export function confirmationDigest(binding: ConfirmationBinding, secret?: string
 }
 
 /**
- * Whether the request's digest is the one the flow wrote. Format-1 requests carry an unkeyed
- * digest of the call, so they are refused once the runner has a secret.
+ * Whether the request's digest is the one the flow wrote for this call in this session (of this
+ * app and user, format 3). Format-1 requests carry an unkeyed digest of the call, so they are
+ * refused once the runner has a secret. `undefined` when it matches, else why not.
  */
 export async function checkConfirmationDigest(
   request: ConfirmationRequest,
-  sessionId: string,
+  scope: ConfirmationScope,
   secret: string | undefined,
 ): Promise<string | undefined> {
   const digest = request.requestCall.args?.callDigest;
@@ -173,15 +190,33 @@ export async function checkConfirmationDigest(
   }
   const expected = await confirmationDigest(
     {
-      sessionId,
+      ...scope,
       invocationId: request.invocationId,
       requestId: request.requestCall.id!,
       call: request.originalCall,
       confirmation: request.confirmation,
     },
     secret,
+    request.formatVersion,
   );
-  return digest === expected ? undefined : 'its digest does not match the call';
+  return digest === expected
+    ? undefined
+    : 'its digest does not match what the flow wrote for this call in this session of this app and user';
+}
+
+/**
+ * The requests still waiting for the user that a reply would resume: `pendingConfirmationRequests`
+ * and, of those, only the ones whose digest checks out for this session and secret — the same
+ * check the resume path makes, so what is listed is what an approval runs.
+ */
+export async function verifiedPendingConfirmationRequests(
+  session: { readonly appName: string; readonly userId: string; readonly id: string; readonly events: readonly Event[] },
+  secret: string | undefined,
+): Promise<ConfirmationRequest[]> {
+  const scope = { appName: session.appName, userId: session.userId, sessionId: session.id };
+  const pending = pendingConfirmationRequests(session.events);
+  const problems = await Promise.all(pending.map((request) => checkConfirmationDigest(request, scope, secret)));
+  return pending.filter((_, i) => problems[i] === undefined);
 }
 
 /**

@@ -9,8 +9,8 @@ import { CONFIRMATION_FORMAT_VERSION, confirmationDigest } from '../confirmation
  * The confirmation-request event (HC-4): one `adk_request_confirmation` call per model call that
  * asked for confirmation, in part order, each with a new client id, marked long-running so the
  * run pauses. Each carries the format version and `callDigest`, which binds the approval to this
- * session, invocation, request and exact call (tool name, arguments, id) and to the hint and
- * payload shown — keyed with the runner's `confirmationSecret` when it has one. Undefined when
+ * app, user, session, invocation, request and exact call (tool name, arguments, id) and to the
+ * hint and payload shown — keyed with the runner's `confirmationSecret` when it has one. Undefined when
  * nothing asked.
  */
 export async function confirmationEvent(
@@ -29,7 +29,15 @@ export async function confirmationEvent(
     const original = { id: call.id, name: call.name, args: call.args ?? {} };
     const confirmation = requested[call.id]!;
     const callDigest = await confirmationDigest(
-      { sessionId: invocation.session.id, invocationId: invocation.invocationId, requestId: id, call: original, confirmation },
+      {
+        appName: invocation.session.appName,
+        userId: invocation.session.userId,
+        sessionId: invocation.session.id,
+        invocationId: invocation.invocationId,
+        requestId: id,
+        call: original,
+        confirmation,
+      },
       invocation.confirmationSecret,
     );
     ids.push(id);

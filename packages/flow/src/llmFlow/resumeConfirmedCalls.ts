@@ -92,7 +92,8 @@ export async function* resumeConfirmedCalls(
       );
       return;
     }
-    const digestProblem = await checkConfirmationDigest(request, context.session.id, context.confirmationSecret);
+    const { appName, userId, id: sessionId } = context.session;
+    const digestProblem = await checkConfirmationDigest(request, { appName, userId, sessionId }, context.confirmationSecret);
     if (digestProblem) {
       yield refuse('CONFIRMATION_REFUSED', `Confirmation "${confirmationId}" refused: ${digestProblem}. Nothing was run.`);
       return;
