@@ -1,8 +1,9 @@
 import { ConfigError, errorMessage } from '@adkit/flow';
-import type { FunctionDeclaration, RequestProcessor, RunnableTool, ToolContext } from '@adkit/flow';
+import type { AuthConfig, FunctionDeclaration, RequestProcessor, RunnableTool, ToolContext } from '@adkit/flow';
 import { BaseTool } from '@adkit/tool';
 import type { Static, TSchema } from 'typebox';
 import type { ArgumentParser } from './argumentParser.js';
+import { authStep, type AuthorizedOutcome } from './authStep.js';
 import {
   plainJson,
   prepareFunctionTool,
@@ -24,6 +25,13 @@ export interface FunctionToolOptions<P extends TSchema, R extends TSchema | unde
    * long-running tool, "no response yet"). Throw to answer the model with `{error}`.
    */
   execute: (args: Static<P>, ctx: ToolContext) => FunctionToolResult<R> | Promise<FunctionToolResult<R>>;
+  /**
+   * The credential the tool needs (AU-7): with none stored yet the call asks the user to consent
+   * (an `adk_request_credential` pause) and answers `{status: "Pending User Authorization."}`;
+   * once there is one, `execute` finds it at `ctx.credential`. Throw `CredentialRejectedError`
+   * from `execute` on a 401: the credential is refreshed once and `execute` runs again.
+   */
+  auth?: AuthConfig;
 }
 
 /** A tool made by `functionTool`: runnable, registering itself, its schemas at hand. */
@@ -41,6 +49,7 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
   private readonly declared: FunctionDeclaration;
   private readonly confirm: (ctx: ToolContext, args: Static<P>) => Promise<void>;
   private readonly execute: (args: Static<P>, ctx: ToolContext) => unknown;
+  private readonly authorize?: (ctx: ToolContext, execute: () => unknown) => Promise<AuthorizedOutcome>;
   private readonly parser: () => Promise<ArgumentParser<P>>;
   private readonly converter: () => Promise<ResultConverter>;
   /** The compiled argument parser and result converter, once the first call has built them. */
@@ -53,6 +62,7 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
     this.parser = prepared.parser;
     this.confirm = prepared.confirm;
     this.execute = options.execute;
+    this.authorize = authStep(`functionTool "${options.name}"`, options.auth);
     const declaration = prepared.declaration;
     if (options.response !== undefined) {
       this.response = options.response;
@@ -78,7 +88,9 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
     const { parse, convert } = this.compiled ?? (await this.compile());
     const input = parse(args);
     await this.confirm(ctx, input);
-    return convert(await this.execute(input, ctx));
+    if (!this.authorize) return convert(await this.execute(input, ctx));
+    const outcome = await this.authorize(ctx, () => this.execute(input, ctx));
+    return 'pending' in outcome ? outcome.pending : convert(outcome.value);
   }
 
   /** Compiles both schemas on the first call (TypeBox's compiler loads then) and keeps them here. */

@@ -3,6 +3,6 @@ import * as api from '../src/index.js';
 
 describe('@adkit/function-tool exports', () => {
   it('pins the public API (a new export is an API decision)', () => {
-    expect(Object.keys(api).sort()).toEqual(['functionTool', 'streamingFunctionTool']);
+    expect(Object.keys(api).sort()).toEqual(['CredentialRejectedError', 'PENDING_AUTHORIZATION', 'functionTool', 'streamingFunctionTool']);
   });
 });
