@@ -1,28 +1,35 @@
-// The release test (issue #16): every package goes through the real release flow into a real
-// registry, and is installed from it the way users will install it.
+// The release test (issues #16, #31): every package goes through the real release flow into a
+// real registry, and is installed from it the way users will install it; the root README is
+// followed word for word on a fresh folder.
 //
 //   build → copy the working tree → `pnpm install` + `changeset version` on the copy →
 //   Verdaccio on 127.0.0.1 (third-party packages proxied from `npm config get registry`) →
 //   `pnpm publish -r` → metadata and README install lines, publint + attw on every tarball →
-//   a newcomer's app: the root README's install line, its quick-start verbatim, `tsc --strict`,
-//   run against the replay server (and the same from tarballs packed in a clone) → a third-party
-//   pack (examples/tool-pack-template) tested, published, installed into a Gemini app from its
-//   README and used by an agent. After the shared setup, the tests run concurrently.
+//   a newcomer's app, as the README's Install section says: `npm run pack-packages`, `npm init -y`
+//   with `"type": "module"`, the tarballs, its tsconfig.json, `npx tsc`, the quick-start against
+//   the replay server (and with the server down: one error line, exit 1); the same app from the
+//   registry line → the demo and every example by the command the README gives (offline with
+//   `--offline`, and without their key: one line, exit 1) → a third-party pack
+//   (examples/tool-pack-template) tested, published, installed into a Gemini app from its README
+//   and used by an agent. After the shared setup, the tests run concurrently.
 //
-// Nothing here touches the repository: the copy, registry storage and apps live in a temp folder.
+// The copy, registry storage and apps live in a temp folder. In the repository itself only what
+// its README's commands write: build output, and the files of examples (all ignored by git).
 // Bad input tried: a tarball with a types entry pointing at a missing file and no dist (the
 // linters must flag it), `workspace:` ranges left in a published manifest, build info or sources
-// leaking into a tarball, a README whose example imports a package its install line leaves out.
+// leaking into a tarball, a README whose example imports a package its install line leaves out,
+// an example that prints an error or `undefined` and exits 0, a model server that is down.
 import { codeBlocks } from '@adkit/test-support';
 import { fixtureJson, startReplayServer, type RecordedRequest, type ReplayServer, type ReplayStep } from '@adkit/replay-server';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   ensureReleaseTools,
-  expandFilePattern,
   importedPackages,
   installedFootprint,
   manifestProblems,
@@ -63,13 +70,29 @@ function log(step: string): void {
   console.log(`[release-test +${((Date.now() - started) / 1000).toFixed(1)} s] ${step}`);
 }
 
+/** The environment for npm and npx against the local registry only, with the throwaway userconfig (no ~/.npmrc). */
+function npmEnv(): Record<string, string> {
+  return {
+    npm_config_userconfig: registry!.userconfig,
+    npm_config_registry: registry!.url,
+    npm_config_update_notifier: 'false',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_loglevel: 'error',
+  };
+}
+
 /** npm against the local registry only, with the throwaway userconfig (no ~/.npmrc). */
 function npm(args: string[], cwd: string, timeoutMs = 180_000) {
-  return runCommand('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd,
-    timeoutMs,
-    env: { npm_config_userconfig: registry!.userconfig, npm_config_registry: registry!.url, npm_config_update_notifier: 'false' },
-  });
+  return runCommand('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeoutMs, env: npmEnv() });
+}
+
+/** The command lines of a README sh block, without comments and blank lines. */
+function shellLines(block: string): string[] {
+  return block
+    .split('\n')
+    .map((line) => line.replace(/(^|\s)#.*$/, '').trim())
+    .filter((line) => line.length > 0);
 }
 
 /** A fresh ESM app folder outside the workspace. */
@@ -201,56 +224,126 @@ describe('the release flow into a real registry', () => {
   });
 });
 
-// The tests run concurrently (vitest.release.config.ts); the install from a clone reuses the
-// newcomer's compiled quick-start.
+// The tests run concurrently (vitest.release.config.ts).
 describe('installed as users will', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const installSection = markdownSection(readme, 'Install') ?? '';
-  const [fromRegistry, fromClone] = npmInstallArgs(installSection);
+  // The Install section, in order: pack in the clone; make the app and install the tarballs; run;
+  // once published, the registry line (#31).
+  const [packBlock, appBlock, runBlock, registryBlock] = codeBlocks(installSection, 'sh').map(shellLines);
+  const tsconfig = codeBlocks(installSection, 'json')[0];
   const quickStart = codeBlocks(readme, 'ts')[0]!;
-  let compiled!: (js: string) => void;
-  let notCompiled!: (error: unknown) => void;
-  const compiledQuickStart = new Promise<string>((resolve, reject) => ((compiled = resolve), (notCompiled = reject)));
-  compiledQuickStart.catch(() => {}); // the newcomer's test reports the failure
+  // Two turbo runs in one repository at once could rewrite the same dist files under each other:
+  // the examples wait until the pack step's build is done.
+  let packStepDone!: () => void;
+  const packedInRepository = new Promise<void>((resolve) => (packStepDone = resolve));
 
-  it('the root README install line from the registry, then its quick-start verbatim: tsc --strict, and a run against recorded OpenAI traffic', async () => {
-    expect(fromRegistry, 'README.md has an "## Install" section with an `npm install` line').toBeDefined();
+  it('the root README word for word on a fresh folder: npm run pack-packages, npm init -y with type=module, the tarballs, its tsconfig.json (tsc --strict, types: node), then the quick-start against a local OpenAI-compatible server, and with that server down', async () => {
+    onTestFinished(packStepDone); // however this test ends
+    expect(packBlock, 'the Install section starts with the pack command').toEqual(['npm run pack-packages']);
+    expect(appBlock?.[0], 'the app is made next to the clone').toBe('cd .. && mkdir my-app && cd my-app');
+    expect(appBlock).toContain('npm init -y && npm pkg set type=module');
+    expect(tsconfig, 'the Install section shows the tsconfig.json').toBeDefined();
+    expect(JSON.parse(tsconfig!)).toMatchObject({ compilerOptions: { strict: true, types: ['node'] } });
+    expect(runBlock).toEqual(['npx tsc', 'OPENAI_API_KEY=sk-... node dist/main.js']);
+    const tarballLine = appBlock!.find((line) => line.includes('packed/'))!;
+    expect(importedPackages(quickStart).filter((name) => !tarballLine.includes(name.replace('@adkit/', ''))), 'quick-start imports the tarball line leaves out').toEqual([]);
+
+    // The clone is the repository itself (already built); the tarballs go to <work>/adkit/packed.
+    const clone = join(work, 'adkit');
+    mkdirSync(clone, { recursive: true });
+    const packed = await runCommand('npm', ['run', 'pack-packages'], { cwd: root, env: { ...workspaceEnv, ADKIT_PACK_DESTINATION: join(clone, 'packed') } }).finally(packStepDone);
+    expect(packed.stdout).toMatch(new RegExp(`${released.length} tarballs in `));
+    // `cd ..` from the clone: the app is <work>/my-app. npm gets typebox, openai and TypeScript through the local registry.
+    const setUp = await runCommand('bash', ['-euc', appBlock!.join('\n')], { cwd: clone, env: npmEnv(), timeoutMs: 240_000 });
+    const app = join(work, 'my-app');
+    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { type?: string; dependencies: Record<string, string> };
+    expect(manifest.type).toBe('module');
+    expect(Object.keys(manifest.dependencies)).toEqual(expect.arrayContaining(['@adkit/flow', '@adkit/function-tool', '@adkit/model-openai', 'typebox']));
+    log(`newcomer from tarballs: the README's app block took ${setUp.ms} ms: ${installedFootprint(app).packages} packages`);
+
+    writeFileSync(join(app, 'tsconfig.json'), tsconfig!);
+    writeFileSync(join(app, 'main.ts'), quickStart);
+    const checked = await runCommand('bash', ['-euc', runBlock![0]!], { cwd: app, env: npmEnv() });
+    log(`newcomer: npx tsc with the README's tsconfig.json (strict, no skipLibCheck): ${checked.ms} ms`);
+    await expectQuickStartRuns(app);
+    await expectQuickStartFailsCleanly(app);
+  });
+
+  it("the README's registry line, once published, in the same kind of app: from the local registry, tsc, the quick-start runs", async () => {
+    const fromRegistry = npmInstallArgs((registryBlock ?? []).join('\n'))[0];
+    expect(fromRegistry, 'the Install section ends with the registry line').toBeDefined();
     expect(fromRegistry).toEqual(expect.arrayContaining(['@adkit/flow', '@adkit/function-tool', '@adkit/model-openai']));
     expect(importedPackages(quickStart).filter((name) => !fromRegistry!.includes(name)), 'quick-start imports left out of the install line').toEqual([]);
 
-    const app = newApp('newcomer');
-    const installed = await npm(['install', ...fromRegistry!], app);
+    // The README's app block with the registry line in place of the tarballs.
+    const clone = join(work, 'registry', 'adkit');
+    mkdirSync(clone, { recursive: true });
+    const block = appBlock!.map((line) => (line.includes('packed/') ? registryBlock![0]! : line));
+    const installed = await runCommand('bash', ['-euc', block.join('\n')], { cwd: clone, env: npmEnv(), timeoutMs: 240_000 });
+    const app = join(work, 'registry', 'my-app');
     const footprint = installedFootprint(app);
-    log(`newcomer: \`npm install ${fromRegistry!.join(' ')}\` took ${installed.ms} ms: ${footprint.packages} packages, ${megabytes(footprint.bytes)} in node_modules`);
-    expect(footprint.packages).toBeGreaterThanOrEqual(fromRegistry!.length);
-
+    log(`newcomer from the registry: \`${registryBlock![0]}\` and the rest took ${installed.ms} ms: ${footprint.packages} packages, ${megabytes(footprint.bytes)} in node_modules`);
+    writeFileSync(join(app, 'tsconfig.json'), tsconfig!);
     writeFileSync(join(app, 'main.ts'), quickStart);
-    try {
-      await npm(['install', '--save-dev', ...typeCheckDeps], app);
-      const checked = await runCommand(join(app, 'node_modules', '.bin', 'tsc'), tscStrict, { cwd: app });
-      log(`newcomer: tsc --strict (no skipLibCheck) on the quick-start: ${checked.ms} ms`);
-      compiled(readFileSync(join(app, 'out', 'main.js'), 'utf8'));
-    } catch (error) {
-      notCompiled(error);
-      throw error;
-    }
+    await runCommand('bash', ['-euc', runBlock![0]!], { cwd: app, env: npmEnv() });
     await expectQuickStartRuns(app);
   });
 
-  it('the README way from a clone: pnpm packs packages/*, npm installs the tarballs, the quick-start runs', async () => {
-    expect(fromClone, 'the Install section has a second `npm install` line, for tarballs packed from a clone').toBeDefined();
-    expect(installSection).toContain('pnpm@12.4.2 -r --filter "./packages/*" pack --pack-destination "$PWD/packed"');
-    const packed = join(work, 'packed');
-    await runCommand('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', packed], { cwd: root, env: workspaceEnv });
-    const specs = fromClone!.flatMap((word) => {
-      const at = word.indexOf('packed/');
-      return at < 0 ? [word] : expandFilePattern(packed, word.slice(at + 'packed/'.length)).map((file) => join(packed, file));
+  it('the quick start and every example by the command the README gives, in the repository: npm run demo starts quietly; each example exits 0 with nothing on stderr; without its key or database, one line and exit 1', { timeout: 480_000 }, async () => {
+    await packedInRepository;
+    // The commands as the README's Examples section gives them; an example marked *key* runs offline.
+    const examplesSection = markdownSection(readme, 'Examples') ?? '';
+    expect(examplesSection).toContain('npm run example -- quickstart');
+    expect(examplesSection).toContain('npm run example -- model-openai --offline');
+    const rows = examplesSection.split('\n').filter((line) => line.startsWith('| ['));
+    const examples = rows.flatMap((row) => {
+      const [names, shows] = row.split(' | ');
+      return [...names!.matchAll(/\]\(examples\/([^)]+)\)/g)].map((match) => ({ name: match[1]!, key: shows!.startsWith('*key*') }));
     });
-    const app = newApp('from-clone');
-    await npm(['install', ...specs], app);
-    mkdirSync(join(app, 'out'));
-    writeFileSync(join(app, 'out', 'main.js'), await compiledQuickStart);
-    await expectQuickStartRuns(app);
+    expect(examples.length).toBeGreaterThan(20);
+    const noKeys = { OPENAI_API_KEY: undefined, GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined, DATABASE_URL: undefined };
+
+    const demo = await documented(['run', 'demo'], noKeys);
+    expect(demo.exitCode, demo.output).toBe(0);
+    expect(demo.stdout.split('\n').slice(0, 4), 'npm run demo: the transcript comes right after npm\'s own lines').toEqual(['', '> demo', '> node scripts/start.mjs demo', '']);
+    expect(demo.output).not.toMatch(/turbo|Tasks:|telemetry|Packages in scope|Progress: resolved/i);
+    log('npm run demo: exit 0, quiet start');
+
+    const failures: string[] = [];
+    for (const { name, key } of examples) {
+      const args = ['run', 'example', '--', name, ...(key ? ['--offline'] : [])];
+      if (name === 'dev-ui') {
+        failures.push(...(await devUiServes(args)));
+        continue;
+      }
+      const env = name === 'postgres-sessions' ? { ...noKeys, DATABASE_URL: process.env.ADKIT_TEST_PG_URL } : noKeys;
+      if (name === 'postgres-sessions' && !env.DATABASE_URL) {
+        log('postgres-sessions: no ADKIT_TEST_PG_URL (source .ci/postgres), only the run without DATABASE_URL is checked');
+      } else {
+        // postgres-sessions must run twice on one database.
+        for (let round = 0; round < (name === 'postgres-sessions' ? 2 : 1); round++) {
+          const run = await documented(args, env);
+          const stderr = run.stderr.split('\n').filter((line) => line.trim() && !/^\(offline: replaying /.test(line));
+          const problem =
+            run.exitCode !== 0 ? `exited with ${run.exitCode}` :
+            stderr.length > 0 ? 'printed on stderr' :
+            /\bundefined\b|Error:|^\s+at /m.test(run.stdout) ? 'printed an error or "undefined" as if it succeeded' :
+            run.stdout.split('\n').length < 5 ? 'printed nothing' : undefined;
+          if (problem) failures.push(`npm ${args.join(' ')} ${problem}:\n${run.output}`);
+          else log(`npm ${args.join(' ')}: exit 0, ${run.stdout.trim().split('\n').length} lines`);
+        }
+      }
+      if (key || name === 'postgres-sessions') {
+        // Without its key (or DATABASE_URL): one line that names the variable, exit 1.
+        const run = await documented(['run', 'example', '--', name], noKeys);
+        const lines = run.stderr.trim().split('\n');
+        const variable = name === 'postgres-sessions' ? 'DATABASE_URL' : /openai|mixed/.test(name) ? 'OPENAI_API_KEY' : 'GEMINI_API_KEY';
+        if (run.exitCode !== 1 || lines.length !== 1 || !lines[0]!.includes(variable))
+          failures.push(`npm run example -- ${name} without ${variable}: expected one line naming it and exit 1, got exit ${run.exitCode}:\n${run.output}`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it('a third-party pack: examples/tool-pack-template passes its own tests against the published packages, is published, and an agent on Gemini uses it', async () => {
@@ -299,7 +392,7 @@ describe('installed as users will', () => {
     const { lines, requests } = await runAgainstReplay(app, [
       { endpoint: ':generateContent', json: call },
       { endpoint: ':generateContent', json: answer },
-    ], (server) => ({ GEMINI_API_KEY: 'AIza-replay-test', GOOGLE_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl }));
+    ], (server) => ({ GEMINI_API_KEY: 'AIza-replay-test', GOOGLE_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: server.geminiBaseUrl }), 'out/main.js');
     const events = lines.map((line) => ({ author: line.slice(0, line.indexOf(' ')), content: JSON.parse(line.slice(line.indexOf(' ') + 1)) as unknown }));
     const callId = (events[0]?.content as { parts?: [{ functionCall?: { id?: string } }] } | undefined)?.parts?.[0].functionCall?.id;
     expect(callId).toMatch(/^adk-/); // Gemini sent no id; the flow gave the call one
@@ -313,6 +406,60 @@ describe('installed as users will', () => {
     expect(JSON.stringify(firstRequest.systemInstruction)).toContain('Convert units with your tools');
   });
 });
+
+/** What a documented npm command printed in the repository, and its exit code (it may fail). */
+async function documented(args: string[], env: Record<string, string | undefined>) {
+  const result = await runCommand('npm', args, { cwd: root, env: { ...workspaceEnv, ...env, CI: undefined }, timeoutMs: 180_000 }).then(
+    (output) => ({ ...output, exitCode: 0 as number | null }),
+    (error: unknown) => {
+      const failed = error as { exitCode: number | null; stdout?: string; stderr?: string; message: string };
+      return { stdout: failed.stdout ?? '', stderr: failed.stderr ?? failed.message, exitCode: failed.exitCode, ms: 0 };
+    },
+  );
+  return { ...result, output: `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-40).join('\n') };
+}
+
+/**
+ * `npm run example -- dev-ui`: the page answers on the URL it prints, and Ctrl+C (SIGINT to the
+ * process group, as a terminal sends it) ends it. Returns the problems found.
+ */
+async function devUiServes(args: string[]): Promise<string[]> {
+  const child = spawn('npm', args, { cwd: root, env: { ...process.env, ...workspaceEnv, PORT: '0' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL after 120 s:\n${output}`)), 120_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /adkit dev UI on (http:\/\/\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]!);
+        }
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.on('exit', (code) => reject(new Error(`exited with ${code} before serving:\n${output}`)));
+    });
+    const page = await fetch(url);
+    process.kill(-child.pid!, 'SIGINT');
+    const ended = await Promise.race([closed.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000))]);
+    const problems: string[] = [];
+    if (page.status !== 200) problems.push(`npm ${args.join(' ')}: ${url} answered ${page.status}`);
+    if (!ended) problems.push(`npm ${args.join(' ')}: still running 15 s after Ctrl+C`);
+    if (problems.length === 0) log(`npm ${args.join(' ')}: served ${url}, ended on Ctrl+C`);
+    return problems;
+  } catch (error) {
+    return [`npm ${args.join(' ')}: ${(error as Error).message}`];
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
 
 /**
  * What a package README's install block (its first ```sh block) leaves out: the package itself,
@@ -333,9 +480,10 @@ function installLineProblems(pkg: PublishablePackage): string[] {
 const tscStrict = ['--strict', '--module', 'nodenext', '--target', 'es2022', '--types', 'node', '--outDir', 'out', 'main.ts'];
 
 /**
- * Runs the compiled quick-start (`out/main.js`) against the replay server: the recorded Chat
- * Completions answer openai-chat--tool-call.1.json with its tool call renamed to the quick-start's
- * tool, then the same recording as a text answer.
+ * Runs the compiled quick-start (`dist/main.js`, as the README's `node dist/main.js`) against the
+ * replay server: the recorded Chat Completions answer openai-chat--tool-call.1.json with its tool
+ * call renamed to the quick-start's tool, then the same recording as a text answer. It must print
+ * what the README shows, nothing on stderr, and exit 0.
  */
 async function expectQuickStartRuns(app: string): Promise<void> {
   const recorded = fixtureJson('openai-chat--tool-call.1.json') as { choices: [{ finish_reason: string; message: Record<string, unknown> }] };
@@ -345,15 +493,19 @@ async function expectQuickStartRuns(app: string): Promise<void> {
   const answer = structuredClone(recorded);
   answer.choices[0].finish_reason = 'stop';
   answer.choices[0].message = { role: 'assistant', content: 'It is 21 °C in Lisbon.', refusal: null, annotations: [] };
-  const { lines, requests } = await runAgainstReplay(app, [
+  const { lines, stderr, requests } = await runAgainstReplay(app, [
     { endpoint: '/chat/completions', json: call },
     { endpoint: '/chat/completions', json: answer },
   ], (server) => ({ OPENAI_API_KEY: 'sk-replay-test', OPENAI_BASE_URL: server.openaiBaseURL }));
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const shown = codeBlocks(markdownSection(readme, 'Packages') ?? '', 'text')[0]?.trimEnd().split('\n');
+  expect(lines, "the README's output block after the example").toEqual(shown);
   expect(lines).toEqual([
-    `assistant {"role":"model","parts":[{"functionCall":{"id":"${toolCall.id}","name":"get_weather","args":{"city":"Lisbon"}}}]}`,
-    `assistant {"role":"user","parts":[{"functionResponse":{"id":"${toolCall.id}","name":"get_weather","response":{"city":"Lisbon","celsius":21}}}]}`,
-    'assistant {"role":"model","parts":[{"text":"It is 21 °C in Lisbon."}]}',
+    '  [call get_weather({"city":"Lisbon"})]',
+    '  [response get_weather: {"city":"Lisbon","celsius":21}]',
+    'answer: It is 21 °C in Lisbon.',
   ]);
+  expect(stderr).toBe('');
   expect(requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
   expect(requests[0]!.body).toMatchObject({ model: 'gpt-4.1-mini', messages: [{ role: 'system' }, { role: 'user', content: 'Weather in Lisbon?' }] });
   expect(requests[1]!.body).toMatchObject({
@@ -361,21 +513,51 @@ async function expectQuickStartRuns(app: string): Promise<void> {
   });
 }
 
+/** With the model server down, the quick-start prints the error (not `assistant undefined`) and exits 1 (#31). */
+async function expectQuickStartFailsCleanly(app: string): Promise<void> {
+  const port = await closedPort();
+  const run = await runCommand(process.execPath, ['dist/main.js'], {
+    cwd: app,
+    timeoutMs: 60_000,
+    env: { OPENAI_API_KEY: 'sk-replay-test', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+  }).then(
+    () => undefined,
+    (error: unknown) => error as { exitCode: number | null; stdout: string; stderr: string },
+  );
+  expect(run, 'the quick-start exits non-zero when the server is down').toBeDefined();
+  expect(run!.exitCode).toBe(1);
+  expect(run!.stdout).toBe('');
+  expect(run!.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^[A-Z_]+: .*(connect|Connection)/i)]);
+}
+
+/** A port on 127.0.0.1 that nothing listens on: bound, then closed. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
 /**
- * Runs an app's compiled `out/main.js` as `node` would, with the SDK pointed at a replay server
- * serving `script` (`env` gives the variables); the server must have served every step and seen
- * nothing else. Resolves to the lines the app printed and the requests the server received.
+ * Runs an app's compiled entry (`dist/main.js` by default) as `node` would, with the SDK pointed
+ * at a replay server serving `script` (`env` gives the variables); the server must have served
+ * every step and seen nothing else. Resolves to the lines the app printed, its stderr and the
+ * requests the server received.
  */
 async function runAgainstReplay(
   app: string,
   script: ReplayStep[],
   env: (server: ReplayServer) => Record<string, string | undefined>,
-): Promise<{ lines: string[]; requests: RecordedRequest[] }> {
+  entry = 'dist/main.js',
+): Promise<{ lines: string[]; stderr: string; requests: RecordedRequest[] }> {
   const server = await startReplayServer({ script });
   try {
-    const run = await runCommand(process.execPath, ['out/main.js'], { cwd: app, timeoutMs: 60_000, env: env(server) });
+    const run = await runCommand(process.execPath, [entry], { cwd: app, timeoutMs: 60_000, env: env(server) });
     server.assertDone();
-    return { lines: run.stdout.trim().split('\n'), requests: server.requests };
+    return { lines: run.stdout.trimEnd().split('\n'), stderr: run.stderr, requests: server.requests };
   } finally {
     await server.close();
   }
