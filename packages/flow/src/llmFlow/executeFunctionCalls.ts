@@ -145,47 +145,52 @@ async function executeCall(
   // The handler gets its own copy: changing `args` changes neither the saved call nor the next request.
   const args = cloneData(call.args ?? {});
   const timeoutMs = tool?.timeoutMs ?? batch.toolTimeoutMs;
-  const { signal, timeout } = callSignal(batch.invocation.signal, timeoutMs);
-  const context = new ToolCallContext(batch.invocation, {
-    actions,
-    functionCall: call,
-    functionCallId: id,
-    toolConfirmation: Object.hasOwn(batch.confirmations ?? {}, id) ? batch.confirmations![id] : undefined,
-    resumeState: Object.hasOwn(batch.resumeStates ?? {}, id) ? batch.resumeStates![id] : undefined,
-    signal,
-    onProgress: (report) => onProgress(call, report),
-  });
+  const { signal, timeout, release } = callSignal(batch.invocation.signal, timeoutMs);
+  try {
+    const context = new ToolCallContext(batch.invocation, {
+      actions,
+      functionCall: call,
+      functionCallId: id,
+      toolConfirmation: Object.hasOwn(batch.confirmations ?? {}, id) ? batch.confirmations![id] : undefined,
+      resumeState: Object.hasOwn(batch.resumeStates ?? {}, id) ? batch.resumeStates![id] : undefined,
+      signal,
+      onProgress: (report) => onProgress(call, report),
+    });
 
-  if (!tool || (!isStreamingTool(tool) && !isRunnableTool(tool) && !isResumableTool(tool))) {
-    const message = tool ? notCallableToolMessage(call.name) : unknownToolMessage(call.name, Object.keys(batch.tools));
-    const placeholder: Tool = tool ?? { name: call.name, description: 'Tool not found' };
-    return record(await recoverUnknown(batch, placeholder, args, context, new Error(message)));
-  }
+    if (!tool || (!isStreamingTool(tool) && !isRunnableTool(tool) && !isResumableTool(tool))) {
+      const message = tool ? notCallableToolMessage(call.name) : unknownToolMessage(call.name, Object.keys(batch.tools));
+      const placeholder: Tool = tool ?? { name: call.name, description: 'Tool not found' };
+      return record(await recoverUnknown(batch, placeholder, args, context, new Error(message)));
+    }
 
-  const resumeResponse = Object.hasOwn(batch.resumeResponses ?? {}, id) ? batch.resumeResponses![id] : undefined;
-  if (resumeResponse && isResumableTool(tool)) {
-    const response = cloneData(resumeResponse);
+    const resumeResponse = Object.hasOwn(batch.resumeResponses ?? {}, id) ? batch.resumeResponses![id] : undefined;
+    if (resumeResponse && isResumableTool(tool)) {
+      const response = cloneData(resumeResponse);
+      const outcome = await callTool(tool, args, context, batch.callbacks, () =>
+        untilAborted(tool.resume(context, response), signal, timeout, tool.name, timeoutMs),
+      );
+      const pausedAgain = outcome.error === undefined && outcome.result === undefined;
+      return record(outcome, !pausedAgain, pausedAgain);
+    }
+
+    if (isStreamingTool(tool)) {
+      return record(await runStream(tool.name, () => tool.runStream(context, args), signal, timeout, timeoutMs, (chunk) =>
+        context.reportProgress({ message: chunk }),
+      ));
+    }
+    if (!isRunnableTool(tool)) return record({ error: new Error(notCallableToolMessage(call.name)) });
+
     const outcome = await callTool(tool, args, context, batch.callbacks, () =>
-      untilAborted(tool.resume(context, response), signal, timeout, tool.name, timeoutMs),
+      untilAborted(tool.run(context, args), signal, timeout, tool.name, timeoutMs),
     );
-    const pausedAgain = outcome.error === undefined && outcome.result === undefined;
-    return record(outcome, !pausedAgain, pausedAgain);
+    const noAnswer = outcome.error === undefined && outcome.result === undefined;
+    const defers = isResponseDeferrer(tool) && tool.defersResponse();
+    const paused = noAnswer && !tool.isLongRunning && isResumableTool(tool);
+    return record(outcome, !(noAnswer && (defers || tool.isLongRunning || paused)), paused);
+  } finally {
+    // Unlinks the call from the run's signal; the run's one listener goes with its last call.
+    release();
   }
-
-  if (isStreamingTool(tool)) {
-    return record(await runStream(tool.name, tool.runStream(context, args), signal, timeout, timeoutMs, (chunk) =>
-      context.reportProgress({ message: chunk }),
-    ));
-  }
-  if (!isRunnableTool(tool)) return record({ error: new Error(notCallableToolMessage(call.name)) });
-
-  const outcome = await callTool(tool, args, context, batch.callbacks, () =>
-    untilAborted(tool.run(context, args), signal, timeout, tool.name, timeoutMs),
-  );
-  const noAnswer = outcome.error === undefined && outcome.result === undefined;
-  const defers = isResponseDeferrer(tool) && tool.defersResponse();
-  const paused = noAnswer && !tool.isLongRunning && isResumableTool(tool);
-  return record(outcome, !(noAnswer && (defers || tool.isLongRunning || paused)), paused);
 }
 
 /** An unknown tool runs only the on-error callbacks, plugins first (FL-11 step 2). */
@@ -212,7 +217,7 @@ async function recoverUnknown(
 /** Concatenates a streaming tool's chunks into `{result}`; the first error wins (FL-12). */
 async function runStream(
   toolName: string,
-  stream: AsyncIterable<string>,
+  open: () => AsyncIterable<string>,
   signal: AbortSignal,
   timeout: AbortSignal | undefined,
   timeoutMs: number | undefined,
@@ -221,7 +226,16 @@ async function runStream(
   const chunks: string[] = [];
   let iterator: AsyncIterator<string> | undefined;
   try {
-    iterator = stream[Symbol.asyncIterator]();
+    // Inside the try: a runStream that is no generator may throw at once, or return no stream.
+    const stream: unknown = open();
+    const start = (stream as Partial<AsyncIterable<string>> | null | undefined)?.[Symbol.asyncIterator];
+    if (typeof start !== 'function')
+      return {
+        error: new Error(
+          `Tool "${toolName}" failed: its runStream returned ${describeValue(stream)}, not an async iterable; write it as an async generator (async function*).`,
+        ),
+      };
+    iterator = start.call(stream) as AsyncIterator<string>;
     while (true) {
       const next = await untilAborted(iterator.next(), signal, timeout, toolName, timeoutMs);
       if (next.done) break;
@@ -236,8 +250,20 @@ async function runStream(
     return { error: thrown ?? new Error(`Tool "${toolName}" failed: its stream threw ${String(thrown)}.`) };
   } finally {
     // Leaving early (error, timeout, abort) tells the tool's generator to clean up.
-    iterator?.return?.().catch(() => {});
+    // (`return` of a hand-written iterator may throw, or return no promise.)
+    try {
+      if (iterator?.return) void Promise.resolve(iterator.return()).catch(() => {});
+    } catch {
+      // The stream is left either way.
+    }
   }
+}
+
+/** What a value is, for messages: its type, never its content. */
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
 }
 
 /** The message the model sees for a failed call. */

@@ -1,0 +1,95 @@
+// Issue #23 point 15 (FL-9): parallel calls each get their own signal, linked to the run's through
+// one listener, so any number of them prints no MaxListenersExceededWarning — also when every tool
+// listens on its signal (as fetch and SDKs do) and has a timeout. Cancelling the run still aborts
+// every call in flight; nothing is left listening on the run's signal afterwards.
+import { getEventListeners } from 'node:events';
+import { processWarnings } from '@adkit/test-support';
+import { describe, expect, it } from 'vitest';
+import { createUserContent, InMemoryRunner, LlmAgent, getFunctionResponses, type Event } from '../src/index.js';
+import { callSignal } from '../src/llmFlow/deadline.js';
+import { ScriptedModel, functionCallResponse, textResponse } from '../src/testing/index.js';
+import { rawTool } from './support.js';
+
+const fifty = Array.from({ length: 50 }, (_, i) => ({ name: 'lookup', args: { i }, id: `c${i}` }));
+
+describe('one abort listener per run, however many calls (issue #23 point 15)', () => {
+  it('FL-9: 50 parallel calls that listen on their signals, with and without a timeout, print no warning; all overlap', async () => {
+    for (const toolTimeoutMs of [undefined, 60_000]) {
+      let running = 0;
+      let most = 0;
+      let release!: () => void;
+      const allStarted = new Promise<void>((resolve) => (release = resolve));
+      const lookup = rawTool('lookup', async (args, ctx) => {
+        ctx.signal.addEventListener('abort', () => {}); // what fetch does with the signal it is given
+        running++;
+        most = Math.max(most, running);
+        if (running === fifty.length) release();
+        await allStarted;
+        running--;
+        return { i: args.i };
+      });
+      const model = new ScriptedModel([functionCallResponse(fifty), textResponse('done')]);
+      const agent = new LlmAgent({ name: 'a', model, tools: [lookup], toolTimeoutMs });
+      const runner = new InMemoryRunner({ agent, appName: 'app' });
+      await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+      const controller = new AbortController();
+      const events: Event[] = [];
+      const warnings = await processWarnings(async () => {
+        for await (const event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go'), signal: controller.signal }))
+          events.push(event);
+      });
+      expect(warnings.map((warning) => warning.name)).toEqual([]);
+      expect(most).toBe(50);
+      expect(events.flatMap(getFunctionResponses).map((response) => response.response)).toEqual(fifty.map(({ args }) => args));
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    }
+  });
+
+  it('cancelling the run aborts all 50 calls in flight; the run signal is left with no listener of ours', async () => {
+    const aborted: string[] = [];
+    let started = 0;
+    let allStarted!: () => void;
+    const running = new Promise<void>((resolve) => (allStarted = resolve));
+    const hang = rawTool('lookup', (args, ctx) => {
+      if (++started === fifty.length) allStarted();
+      return new Promise((resolve) => ctx.signal.addEventListener('abort', () => (aborted.push(String(args.i)), resolve(undefined))));
+    });
+    const model = new ScriptedModel([functionCallResponse(fifty)]);
+    const agent = new LlmAgent({ name: 'a', model, tools: [hang] });
+    const runner = new InMemoryRunner({ agent, appName: 'app' });
+    await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const controller = new AbortController();
+    const warnings = await processWarnings(async () => {
+      const run = (async () => {
+        for await (const _event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go'), signal: controller.signal }));
+      })();
+      await running;
+      controller.abort();
+      await run;
+    });
+    expect(warnings).toEqual([]);
+    expect(aborted.sort((a, b) => Number(a) - Number(b))).toEqual(fifty.map(({ args }) => String(args.i)));
+  });
+
+  it('callSignal: one listener on the run signal for many calls, none once they are released; an aborted run gives aborted calls', () => {
+    const run = new AbortController();
+    const calls = Array.from({ length: 30 }, () => callSignal(run.signal, undefined));
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
+    for (const call of calls.slice(1)) call.release();
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
+    calls[0]!.release();
+    calls[0]!.release(); // twice is harmless
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+
+    const live = callSignal(run.signal, 1_000);
+    const done = callSignal(run.signal, undefined);
+    done.release();
+    run.abort(new Error('stop'));
+    expect(live.signal.aborted).toBe(true);
+    expect(live.timeout!.aborted).toBe(false);
+    expect(done.signal.aborted).toBe(false); // released before the abort: it ended as it was
+    const late = callSignal(run.signal, undefined);
+    expect(late.signal.aborted).toBe(true);
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+  });
+});
