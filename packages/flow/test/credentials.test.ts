@@ -141,6 +141,10 @@ describe('credential protocol in the flow', () => {
     expect(sent).not.toContain(REQUEST_CREDENTIAL_FUNCTION);
     expect(sent).not.toContain('token-for-c1');
     expect(sent).toContain('standup');
+    // The response URI holds the code: the saved reply, and what plugins see, do not.
+    const saved = (await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+    expect(JSON.stringify(saved.events)).not.toContain('code=c1');
+    expect(JSON.stringify(events)).not.toContain('code=c1');
   });
 
   it('AU-8: the scheme, key and endpoints come from the stored request; a token endpoint in the reply is ignored', async () => {

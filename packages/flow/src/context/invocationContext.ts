@@ -31,6 +31,9 @@ export interface InvocationContextInit {
   credentials?: CredentialManager;
 }
 
+// By the invocation's shared state, so every agent of the run sees it and nothing enumerates it.
+const replies = new WeakMap<object, Content>();
+
 /**
  * Everything one invocation (one `runAsync`) shares: the session, the services, the signal and
  * the plugins. Agents get it; tools get a narrower `ToolContext`.
@@ -101,6 +104,19 @@ export class InvocationContext {
   /** The same invocation, run by another agent. */
   withAgent(agent: BaseAgent, branch = this.branch): InvocationContext {
     return new InvocationContext({ ...this, agent, branch, runConfig: this.runConfig, plugins: this.plugins }, this.shared);
+  }
+
+  /**
+   * The run's own message with its credential replies as the client sent them (response URIs with
+   * codes); `userContent` and the saved event have them removed. Only the credential resume reads it.
+   */
+  get credentialReplies(): Content | undefined {
+    return replies.get(this.shared);
+  }
+
+  /** Keeps the unredacted message for the credential resume (the runner does, once per run). */
+  keepCredentialReplies(content: Content): void {
+    replies.set(this.shared, content);
   }
 
   /** Counts a model call; false once the invocation has used up `maxLlmCalls`. */

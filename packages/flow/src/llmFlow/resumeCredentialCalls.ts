@@ -1,5 +1,5 @@
 import type { ToolCallbacks } from './callTool.js';
-import type { FunctionCall } from '../content/content.js';
+import type { Content, FunctionCall } from '../content/content.js';
 import { createEvent, getFunctionResponses, type Event } from '../content/event.js';
 import { errorMessage } from '../errors.js';
 import { executeFunctionCalls } from './executeFunctionCalls.js';
@@ -54,7 +54,8 @@ export async function* resumeCredentialCalls(
     yield refuse('CREDENTIAL_REFUSED', `Credential reply refused: it was authored by "${replyEvent.author}", and only the user may answer a credential request.`);
     return;
   }
-  const replies = parseReplies(replyEvent);
+  // The saved reply has no response URI (it holds the code); this run's own message has it.
+  const replies = parseReplies(replyEvent.invocationId === context.invocationId ? (context.credentialReplies ?? replyEvent.content) : replyEvent.content);
   if (replies.length === 0) return;
   const scan = scanCredentialRequests(events.slice(0, replyIndex));
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -152,13 +153,13 @@ function latestReplyIndex(events: readonly Event[], invocationId: string): numbe
 }
 
 /**
- * The replies in a user event (AU-4): the response is the `AuthConfig` (as ADK's clients send it)
+ * The replies in a user message (AU-4): the response is the `AuthConfig` (as ADK's clients send it)
  * or `{authConfig}`; only `exchangedAuthCredential.oauth2.authResponseUri` and `.redirectUri` are
  * read. Everything else the client sent (a scheme, a token endpoint, a token) is ignored.
  */
-function parseReplies(event: Event): Reply[] {
+function parseReplies(content: Content | undefined): Reply[] {
   const replies: Reply[] = [];
-  for (const response of getFunctionResponses(event)) {
+  for (const response of (content?.parts ?? []).flatMap((part) => (part.functionResponse ? [part.functionResponse] : []))) {
     if (response.name !== REQUEST_CREDENTIAL_FUNCTION || !response.id) continue;
     const value = (response.response ?? {}) as Record<string, unknown>;
     const config = (isRecord(value.authConfig) ? value.authConfig : value) as Partial<AuthConfig>;

@@ -2,6 +2,7 @@ import type { ArtifactService } from '../services/artifactService.js';
 import type { BaseAgent } from '../agents/baseAgent.js';
 import type { Content } from '../content/content.js';
 import type { CredentialManager } from '../auth/credentialManager.js';
+import { redactCredentialReplies } from '../auth/redactCredentialReplies.js';
 import { AdkitError, ConfigError, SessionError, errorMessage, isAdkitError } from '../errors.js';
 import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
@@ -139,7 +140,7 @@ export class Runner implements AsyncDisposable {
         sessionService: this.sessionService,
         artifactService: this.artifactService,
         memoryService: this.memoryService,
-        userContent: request.newMessage,
+        userContent: request.newMessage && redactCredentialReplies(request.newMessage),
         runConfig: request.runConfig,
         signal,
         plugins: this.plugins,
@@ -148,6 +149,7 @@ export class Runner implements AsyncDisposable {
         confirmationSecret: this.confirmationSecret,
         credentials: this.credentials,
       });
+      if (request.newMessage && context.userContent !== request.newMessage) context.keepCredentialReplies(request.newMessage);
       try {
         yield* this.runInvocation(context, request);
         finished = !signal.aborted;
@@ -179,7 +181,8 @@ export class Runner implements AsyncDisposable {
       const userEvent = createEvent({
         invocationId: context.invocationId,
         author: 'user',
-        content: request.newMessage,
+        // A credential reply's response URI holds the code: exchanged from this run's message, never saved.
+        content: context.userContent!,
         actions: { stateDelta: { ...request.stateDelta } },
       });
       await this.save(context, userEvent);
