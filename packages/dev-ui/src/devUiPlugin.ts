@@ -1,5 +1,5 @@
 import { originalCallFrom } from '@adkit/confirmation';
-import { ConfigError, errorMessage, getFunctionCalls, type Content, type Logger, type Plugin } from '@adkit/flow';
+import { ConfigError, errorMessage, getFunctionCalls, getFunctionResponses, type Content, type Logger, type Plugin } from '@adkit/flow';
 import { TimelineRecorder, type RecorderLimits, type SessionRef } from './timelineRecorder.js';
 
 /** Options of `devUiPlugin`. */
@@ -56,9 +56,18 @@ export function devUiPlugin(options: DevUiPluginOptions = {}): DevUiPlugin {
         const ref = sessionOf(context);
         if (event.partial) {
           const progress = event.toolProgress;
-          if (progress?.functionCallId) recorder.toolProgress(ref, progress.functionCallId, progress);
+          if (progress?.functionCallId) recorder.toolProgressed(ref, progress.functionCallId, progress);
           return;
         }
+        const at = now();
+        const calls = getFunctionCalls(event).flatMap((call) => (call.id && !originalCallFrom(call) ? [{ id: call.id, name: call.name }] : []));
+        if (calls.length > 0) recorder.callsMade(ref, event.invocationId, event.author, calls, at);
+        const responses = getFunctionResponses(event).flatMap((response) => {
+          if (!response.id) return [];
+          const error = (response.response as { error?: unknown } | undefined)?.error;
+          return [{ id: response.id, ...(typeof error === 'string' ? { error } : {}) }];
+        });
+        if (responses.length > 0) recorder.responsesArrived(ref, responses, at);
         for (const call of getFunctionCalls(event)) {
           const original = originalCallFrom(call);
           if (original?.id && call.id) recorder.approvalRequested(ref, event.invocationId, event.author, original.id, original.name, call.id, now());

@@ -66,6 +66,14 @@ interface SessionRecord {
   confirmations: Map<string, string>;
   /** Long-running calls the model made whose tool has not answered yet: their wait starts when it has. */
   longRunning: Set<string>;
+  /** Calls whose bar was opened by their progress (streaming tools): their function response ends it. */
+  streamed: Set<string>;
+  /**
+   * Calls the model made that no tool callback has reported yet. A streaming tool (and a call to
+   * an unknown tool) runs no before/after tool callbacks: its bar is made from the call, its
+   * progress and its function response instead.
+   */
+  called: Map<string, { name: string; agent: string; invocationId: string; at: number }>;
 }
 
 let spanCounter = 0;
@@ -113,7 +121,9 @@ export class TimelineRecorder {
         if (span.invocationId === invocationId) {
           span.end = at;
           open.delete(id);
+          record.streamed.delete(id);
         }
+    for (const [id, asked] of record.called) if (asked.invocationId === invocationId) record.called.delete(id);
     this.emit(ref, 'session');
   }
 
@@ -142,8 +152,53 @@ export class TimelineRecorder {
     this.emit(ref, 'timeline');
   }
 
+  /** The model asked for these calls; bars for the ones no tool callback reports come from their progress and response. */
+  callsMade(ref: SessionRef, invocationId: string, agent: string, calls: readonly { id: string; name: string }[], at: number): void {
+    const record = this.record(ref);
+    for (const call of calls) record.called.set(call.id, { name: call.name, agent, invocationId, at });
+  }
+
+  /**
+   * A tool reported progress on a call: a streamed chunk, a fraction. A call no tool callback
+   * started (a streaming tool) gets its bar now, from when the model asked for it.
+   */
+  toolProgressed(ref: SessionRef, callId: string, progress: { fraction?: number; message?: string }): void {
+    const record = this.sessions.get(key(ref));
+    const asked = record?.called.get(callId);
+    if (record && asked && !record.openTools.has(callId)) {
+      record.called.delete(callId);
+      record.streamed.add(callId);
+      record.openTools.set(callId, this.addSpan(record, { kind: 'tool', name: asked.name, agent: asked.agent, invocationId: asked.invocationId, callId, start: asked.at }));
+    }
+    this.toolProgress(ref, callId, progress);
+  }
+
+  /**
+   * Function responses arrived. A streamed call's bar ends here; a call no callback and no
+   * progress reported (a streaming tool without chunks, an unknown tool) gets its whole bar.
+   */
+  responsesArrived(ref: SessionRef, responses: readonly { id: string; error?: string }[], at: number): void {
+    const record = this.sessions.get(key(ref));
+    if (!record) return;
+    let changed = false;
+    for (const { id, error } of responses) {
+      const asked = record.called.get(id);
+      record.called.delete(id);
+      if (record.streamed.delete(id)) {
+        this.toolEnded(ref, id, at, error);
+        continue;
+      }
+      if (!asked) continue;
+      const span = this.addSpan(record, { kind: 'tool', name: asked.name, agent: asked.agent, invocationId: asked.invocationId, callId: id, start: asked.at, end: at });
+      if (error !== undefined) span.error = clipString(error, 2_000);
+      changed = true;
+    }
+    if (changed) this.emit(ref, 'timeline');
+  }
+
   toolStarted(ref: SessionRef, invocationId: string, agent: string, callId: string, name: string, at: number): void {
     const record = this.record(ref);
+    record.called.delete(callId); // the callbacks report this one
     this.endOpen(record.openTools, callId, at); // a call id seen again (a resumed call) starts a new bar
     record.openTools.set(callId, this.addSpan(record, { kind: 'tool', name, agent, invocationId, callId, start: at }));
     this.emit(ref, 'timeline');
@@ -205,7 +260,7 @@ export class TimelineRecorder {
     if (record) {
       this.sessions.delete(id); // most recently active goes last
     } else {
-      record = { turns: [], openModels: new Map(), openTools: new Map(), openWaits: new Map(), confirmations: new Map(), longRunning: new Set() };
+      record = { turns: [], openModels: new Map(), openTools: new Map(), openWaits: new Map(), confirmations: new Map(), longRunning: new Set(), streamed: new Set(), called: new Map() };
       while (this.sessions.size >= this.limits.maxSessions) this.sessions.delete(this.sessions.keys().next().value!);
     }
     this.sessions.set(id, record);

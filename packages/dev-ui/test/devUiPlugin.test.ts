@@ -86,6 +86,43 @@ describe('devUiPlugin', () => {
     expect(spans().find((s) => s.name === 'flaky')!.error).toBe('the flaky service is down');
   });
 
+  it('#31: a streaming tool (which runs no tool callbacks) is a bar from the model\'s call to its response, with its last chunk as progress', async () => {
+    const { send, spans } = setup();
+    const events = await send('plan my trip');
+    const recorded = spans();
+    expect(recorded.map((s) => [s.kind, s.name])).toEqual([
+      ['model', 'assistant'],
+      ['tool', 'plan_trip'],
+      ['model', 'assistant'],
+    ]);
+    const [firstModel, tool, secondModel] = recorded as [TimelineSpan, TimelineSpan, TimelineSpan];
+    const call = events.flatMap(getFunctionCalls).find((c) => c.name === 'plan_trip')!;
+    expect(tool).toMatchObject({ callId: call.id, progress: { message: 'Day 3: a museum.\n' } });
+    expect(tool.error).toBeUndefined();
+    expect(tool.end! - tool.start).toBeGreaterThan(0);
+    expect(tool.start).toBeGreaterThanOrEqual(firstModel.end!);
+    expect(secondModel.start).toBeGreaterThanOrEqual(tool.end!);
+  });
+
+  it('#31: a call to a tool that does not exist is a bar with the error the model got; plain tools still get one bar each', async () => {
+    const plugin = devUiPlugin();
+    const { ScriptedModel, functionCallResponse, textResponse } = await import('@adkit/flow/testing');
+    const { LlmAgent } = await import('@adkit/flow');
+    const model = new ScriptedModel([functionCallResponse([{ name: 'no_such_tool', args: {} }, { name: 'get_weather', args: { city: 'Oslo' } }]), textResponse('ok')]);
+    const agent = new LlmAgent({ name: 'assistant', model, tools: devAgent().tools });
+    const runner = new InMemoryRunner({ agent, appName: 'app', plugins: [plugin], autoCreateSession: true });
+    for await (const _ of runner.runAsync({ userId: 'u', sessionId: 's1', newMessage: createUserContent('go') }));
+    const recorded = recorderOf(plugin)!.timeline({ appName: 'app', userId: 'u', sessionId: 's1' }).flatMap((turn) => turn.spans);
+    expect(recorded.map((s) => [s.kind, s.name])).toEqual([
+      ['model', 'assistant'],
+      ['tool', 'get_weather'],
+      ['tool', 'no_such_tool'],
+      ['model', 'assistant'],
+    ]);
+    expect(recorded[2]!.error).toMatch(/no_such_tool/);
+    expect(recorded[1]!.error).toBeUndefined();
+  });
+
   it('keeps the request the model last received: instruction, declarations, long-running names', async () => {
     const { send, recorder, ref } = setup();
     await send('weather?');
