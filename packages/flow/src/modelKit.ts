@@ -11,3 +11,11 @@ export {
   isBrokenStream,
   readStream,
 } from './model/unusableReplies.js';
+export type { FetchFunction, FetchGuard } from './model/guardedFetch.js';
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  ResponseStalledError,
+  ResponseTooLargeError,
+  fetchGuardError,
+  guardedFetch,
+} from './model/guardedFetch.js';

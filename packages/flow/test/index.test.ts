@@ -32,7 +32,10 @@ describe('@adkit/flow exports', () => {
 
   it('@adkit/flow/model-kit exports the building blocks for model adapters', () => {
     expect(Object.keys(modelKit).sort()).toEqual(
-      ['BrokenStreamError', 'brokenStreamResponse', 'count', 'emptyReplyResponse', 'incompleteStreamResponse', 'isBrokenStream', 'readStream', 'requestSignal'].sort(),
+      [
+        'BrokenStreamError', 'DEFAULT_MAX_RESPONSE_BYTES', 'ResponseStalledError', 'ResponseTooLargeError', 'brokenStreamResponse', 'count',
+        'emptyReplyResponse', 'fetchGuardError', 'guardedFetch', 'incompleteStreamResponse', 'isBrokenStream', 'readStream', 'requestSignal',
+      ].sort(),
     );
   });
 

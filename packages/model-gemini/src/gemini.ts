@@ -1,7 +1,8 @@
 import { ConfigError, errorMessage, type GenerateContentOptions, type LlmRequest, type LlmResponse, type Model } from '@adkit/flow';
 import { GoogleGenAI, type HttpOptions } from '@google/genai';
 import { errorResponse } from './errorResponse.js';
-import { isBrokenStream, readStream, requestSignal } from '@adkit/flow/model-kit';
+import { DEFAULT_MAX_RESPONSE_BYTES, fetchGuardError, isBrokenStream, readStream, requestSignal } from '@adkit/flow/model-kit';
+import { answerFetch } from './answerFetch.js';
 import { isApiError } from './errorResponse.js';
 import { brokenStream } from './unusableReply.js';
 import { ResponseAggregator } from './responseAggregator.js';
@@ -21,6 +22,11 @@ export interface GeminiOptions {
   location?: string;
   /** Passed to the client: `baseUrl`, `apiVersion`, `headers`, `timeout`, … */
   httpOptions?: HttpOptions;
+  /**
+   * The largest answer read, in bytes of the reply body; a larger one is cut off and answered
+   * with `RESPONSE_TOO_LARGE`. 64 MiB by default (`DEFAULT_MAX_RESPONSE_BYTES`). Allowed with `client`.
+   */
+  maxResponseBytes?: number;
 }
 
 /** A Gemini model: an adkit `Model` over `@google/genai`. */
@@ -30,7 +36,7 @@ export interface GeminiModel extends Model {
 }
 
 function makeClient(model: string, options: GeminiOptions): GoogleGenAI {
-  const { client, ...settings } = options;
+  const { client, maxResponseBytes: _adapterOption, ...settings } = options;
   if (client) {
     const extra = Object.keys(settings).filter((key) => settings[key as keyof typeof settings] !== undefined);
     if (extra.length > 0) {
@@ -77,8 +83,12 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
   if (typeof model !== 'string' || model.trim() === '') {
     throw new ConfigError(`gemini(model): the model name must be a non-empty string such as "gemini-2.5-flash"; got ${JSON.stringify(model)}.`);
   }
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new ConfigError(`gemini("${model}"): maxResponseBytes must be a positive whole number of bytes, got ${String(options.maxResponseBytes)}.`);
   const client = makeClient(model, options);
   const vertexai = options.vertexai ?? client.vertexai ?? false;
+  const fetch = answerFetch(client, options.httpOptions?.fetch, maxBytes);
 
   return {
     model,
@@ -88,7 +98,7 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
       // The SDK gets a signal of its own for this request (see requestSignal), closed however the
       // request ends: answered, failed, aborted, or left early by the consumer.
       const link = requestSignal(signal);
-      const params = toGenaiRequest(request, model, { vertexai, signal: link.signal });
+      const params = toGenaiRequest(request, model, { vertexai, signal: link.signal, fetch });
       const aggregator = new ResponseAggregator(params.model, stream);
       try {
         if (stream) {
@@ -101,7 +111,12 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
         }
       } catch (error) {
         if (signal?.aborted) return;
-        yield isBrokenStream(error) ? brokenStream(params.model, error) : errorResponse(error, params.model);
+        if (fetchGuardError(error))
+          yield {
+            errorCode: 'RESPONSE_TOO_LARGE',
+            errorMessage: `The answer of the Gemini API for model "${params.model}" is larger than ${maxBytes} bytes (maxResponseBytes); the rest was not read. Ask for a shorter answer, or raise maxResponseBytes.`,
+          };
+        else yield isBrokenStream(error) ? brokenStream(params.model, error) : errorResponse(error, params.model);
         return;
       } finally {
         link.close();

@@ -44,12 +44,14 @@ function toGenaiContents(contents: readonly Content[]): GenaiContent[] {
 export function toGenaiRequest(
   request: LlmRequest,
   defaultModel: string,
-  options: { vertexai: boolean; signal?: AbortSignal },
+  options: { vertexai: boolean; signal?: AbortSignal; fetch?: NonNullable<GenaiConfig['httpOptions']>['fetch'] },
 ): GenerateContentParameters {
   const { labels, ...config } = request.config;
   const genaiConfig: GenaiConfig = { ...(config as GenaiConfig) };
   if (labels && options.vertexai) genaiConfig.labels = labels;
   if (options.signal) genaiConfig.abortSignal = options.signal;
+  // The adapter's guarded fetch (size limit), for this request only.
+  if (options.fetch) genaiConfig.httpOptions = { ...genaiConfig.httpOptions, fetch: options.fetch };
   return {
     model: request.model ?? defaultModel,
     contents: toGenaiContents(request.contents),

@@ -7,7 +7,15 @@ import { readReply } from './readReply.js';
 import { responsesRequest } from './responsesRequest.js';
 import { responseReplyResult, ResponsesStreamState } from './responsesResponse.js';
 import { SchemaCache } from './schemaCache.js';
-import { isBrokenStream, readStream, requestSignal } from '@adkit/flow/model-kit';
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  fetchGuardError,
+  guardedFetch,
+  isBrokenStream,
+  readStream,
+  requestSignal,
+  type FetchFunction,
+} from '@adkit/flow/model-kit';
 import { brokenStream, isApiError } from './unusableReply.js';
 
 /** Options of `openai()`. Pass a ready `client`, or the settings to make one. */
@@ -22,8 +30,17 @@ export interface OpenAIOptions {
   project?: string;
   /** Retries of 408/409/429/5xx and connection errors, with backoff (default 2). 400/401/403/404 are never retried. */
   maxRetries?: number;
-  /** Request timeout in milliseconds (the SDK's default is 10 minutes). */
+  /**
+   * Limit in milliseconds for the reply's headers (the SDK's request timeout) and for each pause
+   * between chunks of its body, streamed or not, so a stream that stalls after its headers ends
+   * with `TIMEOUT` too. Default: the SDK's, 10 minutes (or the given client's `timeout`).
+   */
   timeout?: number;
+  /**
+   * The largest answer read, in bytes of the reply body; a larger one is cut off and answered
+   * with `RESPONSE_TOO_LARGE`. 64 MiB by default (`DEFAULT_MAX_RESPONSE_BYTES`).
+   */
+  maxResponseBytes?: number;
   /** `'chat'` (Chat Completions, default: what OpenAI-compatible servers speak) or `'responses'`. */
   api?: 'chat' | 'responses';
   /** Send tool and output schemas in OpenAI's strict form (see `schemaReport`). Default false. */
@@ -103,7 +120,14 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
   if (options.systemRole !== undefined && options.systemRole !== 'system' && options.systemRole !== 'developer') {
     throw new ConfigError(`openai("${model}"): systemRole must be 'system' or 'developer'; got ${JSON.stringify(options.systemRole)}.`);
   }
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
+    throw new ConfigError(`openai("${model}"): maxResponseBytes must be a positive whole number of bytes, got ${String(options.maxResponseBytes)}.`);
   const client = makeClient(model, options);
+  // The SDK's timeout ends at the reply's headers; the guard bounds the body too (size and pauses).
+  const idleTimeoutMs = options.timeout ?? client.timeout;
+  const given = (client as unknown as { fetch?: FetchFunction }).fetch ?? ((input, init) => fetch(input, init));
+  const caller = client.withOptions({ fetch: guardedFetch(given, { maxBytes, idleTimeoutMs }) });
   const settings: RequestSettings = {
     strict: options.strict ?? false,
     schemas: new SchemaCache(),
@@ -116,11 +140,11 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
   async function* chat(request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
     const mapped = chatRequest(request, model, settings, stream);
     if (!stream) {
-      const reply = await readReply(client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal }));
+      const reply = await untilAborted(readReply(caller.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal })), signal);
       yield completionResult(reply, mapped, name);
       return;
     }
-    const reply = await readReply(client.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal }));
+    const reply = await untilAborted(readReply(caller.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal })), signal);
     const state = new ChatStreamState();
     for await (const chunk of readStream(reply.data ?? [], isApiError)) {
       const deltas = state.add(chunk);
@@ -132,11 +156,11 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
   async function* responses(request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
     const mapped = responsesRequest(request, model, settings, stream);
     if (!stream) {
-      const reply = await readReply(client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsNonStreaming, { signal }));
+      const reply = await untilAborted(readReply(caller.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsNonStreaming, { signal })), signal);
       yield responseReplyResult(reply, mapped, name);
       return;
     }
-    const reply = await readReply(client.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsStreaming, { signal }));
+    const reply = await untilAborted(readReply(caller.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsStreaming, { signal })), signal);
     const state = new ResponsesStreamState();
     for await (const event of readStream(reply.data ?? [], isApiError)) {
       const deltas = state.add(event);
@@ -162,10 +186,44 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
         }
       } catch (error) {
         if (signal?.aborted) return;
-        yield isBrokenStream(error) ? brokenStream(name, error) : errorResponse(error, name, client.baseURL);
+        const guard = fetchGuardError(error);
+        if (guard?.code === 'RESPONSE_TOO_LARGE')
+          yield {
+            errorCode: 'RESPONSE_TOO_LARGE',
+            errorMessage: `The answer of the OpenAI API for model "${name}" is larger than ${maxBytes} bytes (maxResponseBytes); the rest was not read. Ask for a shorter answer, or raise maxResponseBytes.`,
+          };
+        else if (guard)
+          yield {
+            errorCode: 'TIMEOUT',
+            errorMessage: `The OpenAI API at ${client.baseURL} stopped sending its answer for model "${name}": nothing arrived for ${idleTimeoutMs} ms (timeout).`,
+          };
+        else yield isBrokenStream(error) ? brokenStream(name, error) : errorResponse(error, name, client.baseURL);
       } finally {
         link.close();
       }
     },
   };
+}
+
+/**
+ * The work, or the signal's abort, whichever comes first: the SDK sleeps through a Retry-After
+ * wait without looking at the signal, so an aborted run would otherwise wait it out. The SDK's own
+ * promise settles later (its next attempt sees the aborted signal and never goes out).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

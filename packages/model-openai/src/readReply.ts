@@ -1,4 +1,5 @@
 import { errorMessage } from '@adkit/flow';
+import { fetchGuardError } from '@adkit/flow/model-kit';
 
 /** What `readReply` needs of an SDK call: the `APIPromise` every `create()` returns. */
 export interface ReplyCall<T> extends PromiseLike<T> {
@@ -23,6 +24,8 @@ export async function readReply<T>(call: ReplyCall<T>): Promise<Reply<T>> {
   try {
     data = await call;
   } catch (error) {
+    // A body cut off by the adapter's guard (too large, stalled) is not "an unreadable 2xx".
+    if (fetchGuardError(error)) throw error;
     const response = await call.asResponse().then(
       (r) => r,
       () => undefined,
