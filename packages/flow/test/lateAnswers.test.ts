@@ -1,6 +1,7 @@
 // Issue #23 point 1 (DESIGN.md "Late answers come last") and point 4 ("Only the flow asks"), through
 // ScriptedModel's recorded requests: what exactly the model is sent when an answer arrives after
 // other turns, and that every request is a history each provider accepts.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   createUserContent,
@@ -224,5 +225,13 @@ describe('only the flow asks (issue #23 point 4)', () => {
       request.contents.flatMap((content) => (content.parts ?? []).map((part) => part.functionCall?.name ?? part.functionResponse?.name)),
     );
     expect(names).not.toContain(REQUEST_CONFIRMATION_FUNCTION);
+  });
+});
+
+describe('the README tells the late-answer rule as it is', () => {
+  it("the flow README's late answer is the one the model gets", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Late answers come last'));
+    expect(/```text\n([\s\S]*?)\n```/.exec(section)?.[1]).toBe(LATE_BOOKING);
   });
 });
