@@ -5,7 +5,8 @@ import { getFunctionResponses, type Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
 import { copyOwn } from '../content/ownProperty.js';
 import type { ToolContext } from '../context/toolContext.js';
-import { pendingConfirmationRequests } from '../confirmation/confirmationRequests.js';
+import { verifiedPendingConfirmationRequests } from '../confirmation/confirmationRequests.js';
+import { confirmationSecretOf } from '../confirmation/confirmationSecret.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../llmFlow/buildContents.js';
 import { Runner } from '../runner/runner.js';
 import { REQUEST_CREDENTIAL_FUNCTION, type AuthConfig } from '../auth/authTypes.js';
@@ -61,6 +62,9 @@ export interface SubAgentCallInput {
  * model. When a tool inside pauses (a confirmation, a long-running answer), the child's session is
  * saved in the call's resume slot and the call pauses too; the caller's resume continues it where
  * it stopped, so an inner tool runs once — across a process restart with a durable session store.
+ * The child's runner has the parent's `confirmationSecret`, so every confirmation request inside,
+ * at any depth, is keyed with it and checked on resume (the child's session rides in the parent's
+ * saved events, where someone with store write access could edit it).
  * The building block of `@adkit/agent-tool` and of single-turn sub-agents.
  */
 export async function callSubAgent(agent: BaseAgent, ctx: ToolContext, input: SubAgentCallInput): Promise<SubAgentOutcome> {
@@ -89,10 +93,14 @@ export async function callSubAgent(agent: BaseAgent, ctx: ToolContext, input: Su
 
   const manager = credentialManagerOf(ctx);
   const asked = new Map<string, AuthConfig>();
+  // The parent's secret keys and checks every confirmation request inside, at every depth: the
+  // child's session rides in the parent's saved events, where a store writer could edit it.
+  const confirmationSecret = confirmationSecretOf(ctx);
   const runner = new Runner({
     appName,
     agent,
     sessionService,
+    confirmationSecret,
     credentials: manager && childCredentials(ctx, manager, asked),
     artifactService: forwardedArtifacts(ctx),
     memoryService: forwardedMemory(ctx),
@@ -119,7 +127,7 @@ export async function callSubAgent(agent: BaseAgent, ctx: ToolContext, input: Su
   const stored = (await sessionService.getSession({ appName, userId: ctx.userId, sessionId }))!;
   const pause = (waiting: SubAgentPause['waiting']) =>
     ctx.setResumeState({ format: 'adkit.subAgent/1', agent: agent.name, sessionId, initialState, events: stored.events, waiting } satisfies SubAgentPause);
-  const [pending] = pendingConfirmationRequests(stored.events);
+  const [pending] = await verifiedPendingConfirmationRequests(stored, confirmationSecret);
   if (pending) {
     pause({ kind: 'confirmation', requestId: pending.requestCall.id! });
     ctx.requestConfirmation({

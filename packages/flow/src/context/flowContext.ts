@@ -14,6 +14,7 @@ import type { Logger } from './logger.js';
 import type { RequestContext } from './requestContext.js';
 import type { RunContext } from './runContext.js';
 import type { ProgressReport, ToolContext } from './toolContext.js';
+import { bindConfirmationSecret } from '../confirmation/confirmationSecret.js';
 
 /** What a context reads from its invocation. `InvocationContext` satisfies it. */
 export interface ContextSource {
@@ -29,6 +30,8 @@ export interface ContextSource {
   readonly logger: Logger;
   readonly credentials?: CredentialManager;
   readonly authConfigsAsked?: Map<string, AuthConfig>;
+  /** The runner's confirmation secret: reachable by the flow (sub-agents), never by tools. */
+  readonly confirmationSecret?: string;
 }
 
 export interface FlowContextInit {
@@ -151,6 +154,7 @@ export class ToolCallContext extends FlowContext implements ToolContext {
     super(source, init);
     this.#credentials = source.credentials;
     if (source.credentials) managers.set(this, source.credentials);
+    bindConfirmationSecret(this, source.confirmationSecret);
     this.#asked = source.authConfigsAsked;
     if (!init.functionCallId)
       throw new AdkitError('TOOL_ERROR', 'A tool context needs the function call id of the call it answers.');
