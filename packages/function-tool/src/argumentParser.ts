@@ -1,4 +1,4 @@
-import type { AnySchema, SchemaCheck, SchemaOutput, SchemaResult, StandardJsonSchema } from '@adkit/flow';
+import type { AnySchema, SchemaCheck, SchemaOutput, SchemaResult } from '@adkit/flow';
 import { checkSchemaSyntax, compileSchema, invalidArgumentsError } from '@adkit/tool';
 import type { Static, TSchema } from 'typebox';
 import { hasDefaults, strictSchema } from './strictSchema.js';
@@ -52,7 +52,7 @@ export function lazyArgumentParser<P extends TSchema>(toolName: string, paramete
  * invalid: the same `INVALID_ARGUMENTS` ToolError as for TypeBox (`path: message`, at most 8, and
  * the expected fields from the JSON Schema).
  */
-export function standardArgumentParser<P extends StandardJsonSchema>(toolName: string, check: SchemaCheck): ArgumentParser<P> {
+export function standardArgumentParser<P extends AnySchema>(toolName: string, check: SchemaCheck): ArgumentParser<P> {
   const finish = (result: SchemaResult): SchemaOutput<P> => {
     if (result.ok) return result.value as SchemaOutput<P>;
     throw invalidArgumentsError(toolName, result.problems, check.jsonSchema);

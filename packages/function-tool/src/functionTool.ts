@@ -1,30 +1,27 @@
-import { ConfigError, errorMessage } from '@adkit/flow';
-import type { AuthConfig, FunctionDeclaration, RequestProcessor, RunnableTool, ToolContext } from '@adkit/flow';
+import type { AnySchema, AuthConfig, FunctionDeclaration, RequestProcessor, RunnableTool, SchemaInput, SchemaOutput, ToolContext } from '@adkit/flow';
 import { BaseTool } from '@adkit/tool';
-import type { Static, TSchema } from 'typebox';
 import type { ArgumentParser } from './argumentParser.js';
 import { authStep, type AuthorizedOutcome } from './authStep.js';
-import {
-  plainJson,
-  prepareFunctionTool,
-  type FunctionToolBaseOptions,
-} from './functionToolOptions.js';
-import { lazyResultConverter, type ResultConverter } from './resultConverter.js';
+import { prepareFunctionTool, prepareResponse, type FunctionToolBaseOptions } from './functionToolOptions.js';
+import type { ResultConverter } from './resultConverter.js';
 
-/** What `execute` may return: the response schema's type when there is one. */
-export type FunctionToolResult<R extends TSchema | undefined> = R extends TSchema ? Static<R> | undefined : unknown;
+/** What `execute` may return: the response schema's (input) type when there is one. */
+export type FunctionToolResult<R extends AnySchema | undefined> = R extends AnySchema ? SchemaInput<R> | undefined : unknown;
 
 /** Options of `functionTool`. */
-export interface FunctionToolOptions<P extends TSchema, R extends TSchema | undefined = undefined>
+export interface FunctionToolOptions<P extends AnySchema, R extends AnySchema | undefined = undefined>
   extends FunctionToolBaseOptions<P> {
-  /** The result's schema: declared to the model and checked on every result. */
+  /**
+   * The result's schema (TypeBox or Standard JSON Schema): declared to the model and checked on
+   * every result; with a Standard Schema the model gets its validated output.
+   */
   response?: R;
   /**
    * The handler: typed arguments (already checked and converted) and the call's context. Return
    * an object, or any other value (wrapped as `{result}`), or nothing (no result; for a
    * long-running tool, "no response yet"). Throw to answer the model with `{error}`.
    */
-  execute: (args: Static<P>, ctx: ToolContext) => FunctionToolResult<R> | Promise<FunctionToolResult<R>>;
+  execute: (args: SchemaOutput<P>, ctx: ToolContext) => FunctionToolResult<R> | Promise<FunctionToolResult<R>>;
   /**
    * The credential the tool needs (AU-7): with none stored yet the call asks the user to consent
    * (an `adk_request_credential` pause) and answers `{status: "Pending User Authorization."}`;
@@ -35,27 +32,27 @@ export interface FunctionToolOptions<P extends TSchema, R extends TSchema | unde
 }
 
 /** A tool made by `functionTool`: runnable, registering itself, its schemas at hand. */
-export interface FunctionTool<P extends TSchema = TSchema> extends RunnableTool, RequestProcessor {
+export interface FunctionTool<P extends AnySchema = AnySchema> extends RunnableTool, RequestProcessor {
   readonly isLongRunning: boolean;
   readonly idempotent: boolean;
   readonly parameters: P;
-  readonly response?: TSchema;
+  readonly response?: AnySchema;
   declaration(): FunctionDeclaration;
 }
 
-class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTool<P> {
+class FunctionToolImpl<P extends AnySchema> extends BaseTool implements FunctionTool<P> {
   readonly parameters: P;
-  readonly response?: TSchema;
+  readonly response?: AnySchema;
   private readonly declared: FunctionDeclaration;
-  private readonly confirm: (ctx: ToolContext, args: Static<P>) => Promise<void>;
-  private readonly execute: (args: Static<P>, ctx: ToolContext) => unknown;
+  private readonly confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void>;
+  private readonly execute: (args: SchemaOutput<P>, ctx: ToolContext) => unknown;
   private readonly authorize?: (ctx: ToolContext, execute: () => unknown) => Promise<AuthorizedOutcome>;
   private readonly parser: () => Promise<ArgumentParser<P>>;
   private readonly converter: () => Promise<ResultConverter>;
   /** The compiled argument parser and result converter, once the first call has built them. */
   private compiled?: { parse: ArgumentParser<P>; convert: ResultConverter };
 
-  constructor(options: FunctionToolOptions<P, TSchema | undefined>) {
+  constructor(options: FunctionToolOptions<P, AnySchema | undefined>) {
     const prepared = prepareFunctionTool('functionTool', options);
     super(options);
     this.parameters = options.parameters;
@@ -64,19 +61,10 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
     this.execute = options.execute;
     this.authorize = authStep(`functionTool "${options.name}"`, options.auth);
     const declaration = prepared.declaration;
-    if (options.response !== undefined) {
-      this.response = options.response;
-      try {
-        this.converter = lazyResultConverter(this.name, options.response);
-      } catch (error) {
-        throw new ConfigError(`functionTool "${this.name}": the response schema does not compile: ${errorMessage(error)}`, {
-          cause: error,
-        });
-      }
-      declaration.responseJsonSchema = plainJson(options.response);
-    } else {
-      this.converter = lazyResultConverter(this.name, undefined);
-    }
+    const response = prepareResponse(`functionTool "${this.name}"`, this.name, options.response);
+    this.converter = response.converter;
+    if (options.response !== undefined) this.response = options.response;
+    if (response.jsonSchema) declaration.responseJsonSchema = response.jsonSchema;
     this.declared = Object.freeze(declaration);
   }
 
@@ -86,11 +74,11 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
 
   async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     const { parse, convert } = this.compiled ?? (await this.compile());
-    const input = parse(args);
+    const input = await parse(args, ctx.signal);
     await this.confirm(ctx, input);
-    if (!this.authorize) return convert(await this.execute(input, ctx));
+    if (!this.authorize) return convert(await this.execute(input, ctx), ctx.signal);
     const outcome = await this.authorize(ctx, () => this.execute(input, ctx));
-    return 'pending' in outcome ? outcome.pending : convert(outcome.value);
+    return 'pending' in outcome ? outcome.pending : convert(outcome.value, ctx.signal);
   }
 
   /** Compiles both schemas on the first call (TypeBox's compiler loads then) and keeps them here. */
@@ -117,8 +105,8 @@ class FunctionToolImpl<P extends TSchema> extends BaseTool implements FunctionTo
  * });
  * ```
  */
-export function functionTool<P extends TSchema, R extends TSchema | undefined = undefined>(
+export function functionTool<P extends AnySchema, R extends AnySchema | undefined = undefined>(
   options: FunctionToolOptions<P, R>,
 ): FunctionTool<P> {
-  return new FunctionToolImpl<P>(options as unknown as FunctionToolOptions<P, TSchema | undefined>);
+  return new FunctionToolImpl<P>(options as unknown as FunctionToolOptions<P, AnySchema | undefined>);
 }

@@ -1,15 +1,25 @@
-import { ConfigError, errorMessage, type FunctionDeclaration, type ToolContext } from '@adkit/flow';
+import {
+  ConfigError,
+  errorMessage,
+  isStandardSchema,
+  SchemaCheck,
+  type AnySchema,
+  type FunctionDeclaration,
+  type JsonSchema,
+  type SchemaOutput,
+  type ToolContext,
+} from '@adkit/flow';
 import {
   assertToolOptions,
   confirmationGate,
   isObjectSchema,
-  LazySchema,
   withLongRunningNote,
   type ConfirmationGateOptions,
   type ToolOptions,
 } from '@adkit/tool';
-import type { Static, TSchema } from 'typebox';
-import { lazyArgumentParser, type ArgumentParser } from './argumentParser.js';
+import type { TSchema } from 'typebox';
+import { lazyArgumentParser, standardArgumentParser, type ArgumentParser } from './argumentParser.js';
+import { lazyResultConverter, standardResultConverter, type ResultConverter } from './resultConverter.js';
 
 /** Whether a call needs approval: a flag, or a function of the call's converted arguments. */
 export type ConfirmationCondition<A> = boolean | ((args: A, ctx: ToolContext) => boolean | Promise<boolean>);
@@ -34,11 +44,12 @@ export interface ConfirmationRequirement<A> {
   /** What the request carries for the approver to see or fill in (a draft answer). */
   payload?: (args: A) => unknown;
   /**
-   * The payload an approval must carry (a TypeBox schema). An approval whose payload does not
+   * The payload an approval must carry: a TypeBox schema or a Standard JSON Schema (zod 4,
+   * valibot, arktype; validated through `~standard.validate`). An approval whose payload does not
    * match is refused before the tool runs: the call's response is an `INVALID_CONFIRMATION_PAYLOAD`
    * error naming each problem, which the model and the client see. A rejection is not checked.
    */
-  payloadSchema?: TSchema;
+  payloadSchema?: AnySchema;
 }
 
 /**
@@ -49,19 +60,23 @@ export interface ConfirmationRequirement<A> {
 export type RequireConfirmation<A> = ConfirmationCondition<A> | ConfirmationRequirement<A>;
 
 /** What plain and streaming function tools share. */
-export interface FunctionToolBaseOptions<P extends TSchema> extends ToolOptions {
-  /** The arguments: a TypeBox object schema, e.g. `Type.Object({ city: Type.String() })`. */
+export interface FunctionToolBaseOptions<P extends AnySchema> extends ToolOptions {
+  /**
+   * The arguments: a TypeBox object schema (`Type.Object({ city: Type.String() })`, the compiled
+   * fast path) or a Standard JSON Schema of an object (`z.object({ city: z.string() })` in zod 4,
+   * valibot through `toStandardJsonSchema`, arktype). `execute` gets the schema's output.
+   */
   parameters: P;
   /** Ask the user before running a call (HC-2); a function decides per call. */
-  requireConfirmation?: RequireConfirmation<Static<P>>;
+  requireConfirmation?: RequireConfirmation<SchemaOutput<P>>;
 }
 
 /** The construction-time work both kinds share: checks, the argument parser, the declaration. */
-export interface PreparedFunctionTool<P extends TSchema> {
+export interface PreparedFunctionTool<P extends AnySchema> {
   /** The argument parser, compiled by the first call that asks (and kept). */
   parser: () => Promise<ArgumentParser<P>>;
   /** The HC-2 gate for one call with its converted arguments; resolves when the tool may run. */
-  confirm: (ctx: ToolContext, args: Static<P>) => Promise<void>;
+  confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void>;
   declaration: FunctionDeclaration;
 }
 
@@ -69,33 +84,91 @@ export interface PreparedFunctionTool<P extends TSchema> {
  * Checks the options (FT-1) with messages naming the fix, and the argument schema for what would
  * not compile (compiling waits for the first call), and builds the declaration (FT-3), once.
  */
-export function prepareFunctionTool<P extends TSchema>(
+export function prepareFunctionTool<P extends AnySchema>(
   owner: string,
   options: FunctionToolBaseOptions<P> & { execute: unknown; response?: unknown },
 ): PreparedFunctionTool<P> {
   assertToolOptions(owner, options);
   const label = `${owner} "${options.name}"`;
+  if (isStandardSchema(options.parameters)) return prepareStandard(label, options);
   if (!isObjectSchema(options.parameters))
     throw new ConfigError(
       `${label}: parameters must be a Type.Object schema; wrap the fields in Type.Object({...}) (Type.Object({}) for a tool without arguments).`,
     );
-  if (options.response !== undefined && (typeof options.response !== 'object' || options.response === null))
-    throw new ConfigError(`${label}: response must be a TypeBox schema such as Type.Object({...}), got ${options.response === null ? 'null' : typeof options.response}.`);
-  if (typeof options.execute !== 'function')
-    throw new ConfigError(`${label}: execute must be a function (args, ctx) => result, got ${typeof options.execute}.`);
+  assertRest(label, options);
   const confirm = confirmationStep(label, options.name, options.requireConfirmation === undefined ? false : options.requireConfirmation);
   let parser: () => Promise<ArgumentParser<P>>;
   try {
-    parser = lazyArgumentParser(options.name, options.parameters);
+    parser = lazyArgumentParser(options.name, options.parameters as TSchema) as () => Promise<ArgumentParser<P>>;
   } catch (error) {
     throw new ConfigError(`${label}: the parameters schema does not compile: ${errorMessage(error)}`, { cause: error });
   }
-  const declaration: FunctionDeclaration = {
+  return { parser, confirm, declaration: declare(options, plainJson(options.parameters as TSchema)) };
+}
+
+/**
+ * A Standard JSON Schema's parameters (#26): declared from `~standard.jsonSchema.input` (through
+ * flow's `SchemaCheck`, which throws the `ConfigError` for a library without JSON Schema output),
+ * which must describe an object; parsed by `standardArgumentParser`.
+ */
+function prepareStandard<P extends AnySchema>(
+  label: string,
+  options: FunctionToolBaseOptions<P> & { execute: unknown; response?: unknown },
+): PreparedFunctionTool<P> {
+  const check = new SchemaCheck(options.parameters, { label: `${label}: the parameters schema` });
+  const declared: JsonSchema = check.jsonSchema;
+  if (!isObjectSchema(declared))
+    throw new ConfigError(
+      `${label}: parameters must describe an object (z.object({...}), v.object({...}) or type({...}); an empty one for a tool without arguments), but its JSON Schema has type ${JSON.stringify((declared as JsonSchema).type) ?? 'none'}.`,
+    );
+  assertRest(label, options);
+  const confirm = confirmationStep(label, options.name, options.requireConfirmation === undefined ? false : options.requireConfirmation);
+  const parser = Promise.resolve(standardArgumentParser<P>(options.name, check));
+  return { parser: () => parser, confirm, declaration: declare(options, check.jsonSchema) };
+}
+
+function assertRest(label: string, options: { execute: unknown; response?: unknown }): void {
+  const response = options.response;
+  if (response !== undefined && !isStandardSchema(response) && (typeof response !== 'object' || response === null))
+    throw new ConfigError(
+      `${label}: response must be a TypeBox schema such as Type.Object({...}) or a Standard JSON Schema such as z.object({...}), got ${response === null ? 'null' : typeof response}.`,
+    );
+  if (typeof options.execute !== 'function')
+    throw new ConfigError(`${label}: execute must be a function (args, ctx) => result, got ${typeof options.execute}.`);
+}
+
+function declare(options: { name: string; description: string; isLongRunning?: boolean }, parameters: JsonSchema): FunctionDeclaration {
+  return {
     name: options.name,
     description: options.isLongRunning ? withLongRunningNote(options.description) : options.description,
-    parametersJsonSchema: plainJson(options.parameters),
+    parametersJsonSchema: parameters,
   };
-  return { parser, confirm, declaration };
+}
+
+/** A function tool's response: its converter (FT-5) and what is declared (`responseJsonSchema`). */
+export interface PreparedResponse {
+  converter: () => Promise<ResultConverter>;
+  /** Absent without a response schema. */
+  jsonSchema?: JsonSchema;
+}
+
+/**
+ * The response side of a function tool: a TypeBox schema is checked now and compiled by the first
+ * call; a Standard JSON Schema is declared from `~standard.jsonSchema.output` (what the model
+ * receives is the validated output) and validated through `~standard.validate`.
+ */
+export function prepareResponse(label: string, toolName: string, response: AnySchema | undefined): PreparedResponse {
+  if (response === undefined) return { converter: lazyResultConverter(toolName, undefined) };
+  if (isStandardSchema(response)) {
+    const check = new SchemaCheck(response, { label: `${label}: the response schema`, declare: 'output' });
+    const converter = Promise.resolve(standardResultConverter(toolName, check));
+    return { converter: () => converter, jsonSchema: check.jsonSchema };
+  }
+  try {
+    return { converter: lazyResultConverter(toolName, response as TSchema), jsonSchema: plainJson(response as TSchema) };
+  } catch (error) {
+    throw new ConfigError(`${label}: the response schema does not compile: ${errorMessage(error)}`, { cause: error });
+  }
 }
 
 /** The gate a function tool runs before `execute`, from its `requireConfirmation` option. */
@@ -120,17 +193,18 @@ function confirmationStep<A>(
   for (const [key, value] of [['hint', hint], ['payload', payload]] as const)
     if (value !== undefined && typeof value !== 'function')
       throw new ConfigError(`${label}: requireConfirmation.${key} must be a function of the call's arguments, got ${got(value)}.`);
-  if (payloadSchema !== undefined && (typeof payloadSchema !== 'object' || payloadSchema === null))
+  if (payloadSchema !== undefined && !isStandardSchema(payloadSchema) && (typeof payloadSchema !== 'object' || payloadSchema === null))
     throw new ConfigError(
-      `${label}: requireConfirmation.payloadSchema must be a TypeBox schema such as Type.Object({...}), got ${got(payloadSchema)}.`,
+      `${label}: requireConfirmation.payloadSchema must be a TypeBox schema such as Type.Object({...}) or a Standard JSON Schema such as z.object({...}), got ${got(payloadSchema)}.`,
     );
-  let schema: LazySchema | undefined;
-  try {
-    schema = payloadSchema === undefined ? undefined : new LazySchema(payloadSchema);
-  } catch (error) {
-    throw new ConfigError(`${label}: requireConfirmation.payloadSchema does not compile: ${errorMessage(error)}`, { cause: error });
-  }
-  const checkPayload = schema && (async (value: unknown) => (schema.compiled ?? (await schema.compile())).problems(value));
+  // SchemaCheck throws the ConfigError (`… does not compile: …`, or a library without JSON Schema output).
+  const schema = payloadSchema === undefined ? undefined : new SchemaCheck(payloadSchema, { label: `${label}: requireConfirmation.payloadSchema` });
+  const checkPayload =
+    schema &&
+    (async (value: unknown) => {
+      const result = await schema.validate(value);
+      return result.ok ? [] : result.problems;
+    });
   return async (ctx, args) => {
     if (when === false && ctx.toolConfirmation === undefined) return;
     const gate: ConfirmationGateOptions = { checkPayload };

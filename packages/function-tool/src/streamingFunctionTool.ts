@@ -1,22 +1,21 @@
-import type { FunctionDeclaration, RequestContext, RequestProcessor, StreamingTool, ToolContext } from '@adkit/flow';
+import type { AnySchema, FunctionDeclaration, RequestContext, RequestProcessor, SchemaOutput, StreamingTool, ToolContext } from '@adkit/flow';
 import { packTool, type LlmRequest } from '@adkit/flow';
 import { ToolError } from '@adkit/tool';
-import type { Static, TSchema } from 'typebox';
 import type { ArgumentParser } from './argumentParser.js';
 import { prepareFunctionTool, type FunctionToolBaseOptions } from './functionToolOptions.js';
 
 /** Options of `streamingFunctionTool`. */
-export interface StreamingFunctionToolOptions<P extends TSchema> extends FunctionToolBaseOptions<P> {
+export interface StreamingFunctionToolOptions<P extends AnySchema> extends FunctionToolBaseOptions<P> {
   /**
    * The handler: typed arguments and the call's context; yields text chunks (an `async function*`).
    * The flow joins them into `{result}` and shows each as progress. Stop on `ctx.signal`; a
    * `finally` block runs when the call is cancelled or times out.
    */
-  execute: (args: Static<P>, ctx: ToolContext) => AsyncIterable<string>;
+  execute: (args: SchemaOutput<P>, ctx: ToolContext) => AsyncIterable<string>;
 }
 
 /** A tool made by `streamingFunctionTool`: streams text, registers itself, no `run` (FT-7). */
-export interface StreamingFunctionTool<P extends TSchema = TSchema> extends StreamingTool, RequestProcessor {
+export interface StreamingFunctionTool<P extends AnySchema = AnySchema> extends StreamingTool, RequestProcessor {
   readonly isLongRunning: boolean;
   readonly idempotent: boolean;
   readonly parameters: P;
@@ -25,7 +24,7 @@ export interface StreamingFunctionTool<P extends TSchema = TSchema> extends Stre
 
 const ABORTED = Symbol('aborted');
 
-class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionTool<P> {
+class StreamingFunctionToolImpl<P extends AnySchema> implements StreamingFunctionTool<P> {
   readonly name: string;
   readonly description: string;
   readonly isLongRunning: boolean;
@@ -36,8 +35,8 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
   private readonly parser: () => Promise<ArgumentParser<P>>;
   /** The compiled argument parser, once the first call has built it. */
   private parse?: ArgumentParser<P>;
-  private readonly confirm: (ctx: ToolContext, args: Static<P>) => Promise<void>;
-  private readonly execute: (args: Static<P>, ctx: ToolContext) => AsyncIterable<string>;
+  private readonly confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void>;
+  private readonly execute: (args: SchemaOutput<P>, ctx: ToolContext) => AsyncIterable<string>;
 
   constructor(options: StreamingFunctionToolOptions<P>) {
     const prepared = prepareFunctionTool('streamingFunctionTool', options);
@@ -63,7 +62,7 @@ class StreamingFunctionToolImpl<P extends TSchema> implements StreamingFunctionT
 
   async *runStream(ctx: ToolContext, args: Record<string, unknown>): AsyncGenerator<string, void, undefined> {
     const parse = this.parse ?? (this.parse = await this.parser());
-    const input = parse(args);
+    const input = await parse(args, ctx.signal);
     await this.confirm(ctx, input);
     if (ctx.signal.aborted) return;
     const stream = this.execute(input, ctx);
@@ -135,6 +134,6 @@ function nextUnlessAborted<T>(iterator: AsyncIterator<T>, signal: AbortSignal): 
  * });
  * ```
  */
-export function streamingFunctionTool<P extends TSchema>(options: StreamingFunctionToolOptions<P>): StreamingFunctionTool<P> {
+export function streamingFunctionTool<P extends AnySchema>(options: StreamingFunctionToolOptions<P>): StreamingFunctionTool<P> {
   return new StreamingFunctionToolImpl<P>(options);
 }

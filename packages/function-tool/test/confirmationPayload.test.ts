@@ -150,7 +150,7 @@ describe('#23 point 8: confirmation payload schema', () => {
     expect(make({ when: 'yes' })).toThrow('functionTool "pay": requireConfirmation.when must be true, false or a function (args, ctx) => boolean, got string.');
     expect(make({ hint: 'Approve?' })).toThrow("functionTool \"pay\": requireConfirmation.hint must be a function of the call's arguments, got string.");
     expect(make({ payloadSchema: 'int' })).toThrow(
-      'functionTool "pay": requireConfirmation.payloadSchema must be a TypeBox schema such as Type.Object({...}), got string.',
+      'functionTool "pay": requireConfirmation.payloadSchema must be a TypeBox schema such as Type.Object({...}) or a Standard JSON Schema such as z.object({...}), got string.',
     );
     expect(make({ payloadSchema: Type.Object({ code: Type.String({ pattern: '(' }) }) })).toThrow(
       'functionTool "pay": requireConfirmation.payloadSchema does not compile: Invalid regular expression: /(/u: Unterminated group',

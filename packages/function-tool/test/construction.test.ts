@@ -97,7 +97,7 @@ describe('FT-1: construction', () => {
       constructionError(() => functionTool({ name: 't', description: 'd', parameters, execute, ...options } as never)).message;
     expect(bad({ description: undefined })).toBe('functionTool "t": description must be a string telling the model what the tool does, got undefined.');
     expect(bad({ execute: undefined })).toBe('functionTool "t": execute must be a function (args, ctx) => result, got undefined.');
-    expect(bad({ response: 'object' })).toBe('functionTool "t": response must be a TypeBox schema such as Type.Object({...}), got string.');
+    expect(bad({ response: 'object' })).toBe('functionTool "t": response must be a TypeBox schema such as Type.Object({...}) or a Standard JSON Schema such as z.object({...}), got string.');
     expect(bad({ isLongRunning: 'yes' })).toBe('functionTool "t": isLongRunning must be true or false, got string.');
     expect(constructionError(() => functionTool(undefined as never)).message).toBe(
       'functionTool: expected an options object such as {name, description, ...}, got undefined.',
