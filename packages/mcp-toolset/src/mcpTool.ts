@@ -43,6 +43,8 @@ const MAX_PROGRESS_MESSAGE = 1_000;
 export class McpTool extends BaseTool {
   /** The tool's name on the server (the adkit name may differ, see `toFunctionName`). */
   readonly mcpName: string;
+  /** Its annotations say a repeat is harmless: sent again after the connection broke (MCP-4). */
+  private readonly retrySafe: boolean;
   private readonly declared: FunctionDeclaration;
   private readonly taskRequired: boolean;
 
@@ -54,8 +56,11 @@ export class McpTool extends BaseTool {
   ) {
     const description = definition.description ?? definition.title ?? definition.annotations?.title ?? '';
     const annotations = definition.annotations;
-    const idempotent = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
-    super({ name, description, timeoutMs: shared.timeoutMs, idempotent });
+    const safe = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
+    // A toolset that re-issues a call whose request for input was lost accepts that a call is sent
+    // again: so may the flow, when a resumed call was cut short (a crash between two questions).
+    super({ name, description, timeoutMs: shared.timeoutMs, idempotent: safe || shared.elicitation?.reissues === true });
+    this.retrySafe = safe;
     this.mcpName = definition.name;
     this.taskRequired = definition.execution?.taskSupport === 'required';
     const declared: FunctionDeclaration = { name, description };
@@ -124,7 +129,7 @@ export class McpTool extends BaseTool {
           unregister?.();
         }
       },
-      (failure) => failure === 'unsent' || this.idempotent,
+      (failure) => failure === 'unsent' || this.retrySafe,
     )) as CallToolResult;
   }
 

@@ -74,10 +74,10 @@ describe('a stdio server killed mid-run (MCP-4)', { timeout: 20_000 }, () => {
   it('the next call after the child died reconnects and succeeds', async () => {
     const toolset = mcpToolset(nodeServer(PID_SERVER));
     const tools = await toolMap(toolset);
-    const first = Number((await tools.get('whoami')!.run(ctx(), {})).output);
+    const first = Number((await tools.get('whoami')!.run(ctx(), {}))!.output);
     process.kill(first, 'SIGKILL');
     await waitFor(() => !isAlive(first));
-    const second = Number((await tools.get('whoami')!.run(ctx(), {})).output);
+    const second = Number((await tools.get('whoami')!.run(ctx(), {}))!.output);
     expect(second).not.toBe(first);
     expect(isAlive(second)).toBe(true);
     await toolset.close();
@@ -87,7 +87,7 @@ describe('a stdio server killed mid-run (MCP-4)', { timeout: 20_000 }, () => {
   it('a call cut by the crash is retried once when the tool is read-only, and reported otherwise', async () => {
     const toolset = mcpToolset(nodeServer(PID_SERVER));
     const tools = await toolMap(toolset);
-    const pid = Number((await tools.get('whoami')!.run(ctx(), {})).output);
+    const pid = Number((await tools.get('whoami')!.run(ctx(), {}))!.output);
     const readOnly = tools.get('wait_readonly')!.run(ctx(), { ms: 400 });
     const other = tools.get('wait')!.run(ctx(), { ms: 400 });
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -97,7 +97,7 @@ describe('a stdio server killed mid-run (MCP-4)', { timeout: 20_000 }, () => {
       message:
         'The connection to the MCP server broke during the call to tool "wait" (MCP error -32000: Connection closed); the call may or may not have run. Check its effect before calling it again; the next call reconnects.',
     });
-    const retried = (await readOnly).output as string;
+    const retried = (await readOnly)!.output as string;
     expect(retried).toMatch(/^waited 400 ms in \d+$/);
     expect(retried).not.toContain(String(pid));
     await toolset.close();
@@ -106,12 +106,12 @@ describe('a stdio server killed mid-run (MCP-4)', { timeout: 20_000 }, () => {
   it('a 16 MB message, over the 10 MB stdio limit, is an error for the model; the next call reconnects', async () => {
     const toolset = mcpToolset(nodeServer(PID_SERVER));
     const tools = await toolMap(toolset);
-    const pid = Number((await tools.get('whoami')!.run(ctx(), {})).output);
+    const pid = Number((await tools.get('whoami')!.run(ctx(), {}))!.output);
     await expect(tools.get('flood')!.run(ctx(), { mb: 16 })).rejects.toMatchObject({
       code: 'MCP_CALL_INTERRUPTED',
       message: expect.stringContaining('last transport error: ReadBuffer exceeded maximum size of 10485760 bytes'),
     });
-    const next = Number((await tools.get('whoami')!.run(ctx(), {})).output);
+    const next = Number((await tools.get('whoami')!.run(ctx(), {}))!.output);
     expect(next).not.toBe(pid);
     await waitFor(() => !isAlive(pid));
     await toolset.close();
@@ -122,12 +122,12 @@ describe('close (MCP-9)', { timeout: 20_000 }, () => {
   it('ends the stdio child: its pid is gone when close() resolves; a later use starts a new one', async () => {
     const toolset = mcpToolset(nodeServer(PID_SERVER));
     const tools = await toolMap(toolset);
-    const pid = Number((await tools.get('whoami')!.run(ctx(), {})).output);
+    const pid = Number((await tools.get('whoami')!.run(ctx(), {}))!.output);
     expect(isAlive(pid)).toBe(true);
     await toolset.close();
     expect(isAlive(pid)).toBe(false);
     await toolset.close(); // twice is fine
-    const again = Number((await tools.get('whoami')!.run(ctx(), {})).output);
+    const again = Number((await tools.get('whoami')!.run(ctx(), {}))!.output);
     expect(again).not.toBe(pid);
     await toolset.close();
     expect(isAlive(again)).toBe(false);
@@ -141,7 +141,7 @@ describe('close (MCP-9)', { timeout: 20_000 }, () => {
     await expect(listing).rejects.toThrow(/closed while connecting/);
     // The child spawned for that connect is stopped too: a new connection gets a new process.
     const tools = await toolMap(toolset);
-    const pid = Number((await tools.get('whoami')!.run(ctx(), {})).output);
+    const pid = Number((await tools.get('whoami')!.run(ctx(), {}))!.output);
     await toolset.close();
     expect(isAlive(pid)).toBe(false);
   });

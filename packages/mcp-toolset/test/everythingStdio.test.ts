@@ -83,7 +83,7 @@ describe('server-everything over stdio', () => {
 
   it('MCP-8: an image is a label in the text, and reaches the next request as inline data', async () => {
     const result = await call('get-tiny-image', {}, createToolContext({ functionCallId: 'img-1' }));
-    const output = result.output as string;
+    const output = result!.output as string;
     expect(output).toBe(`Here's the image you requested:\n[MCP image: mimeType="image/png", size=4033 bytes]\nThe image above is the MCP logo.`);
     expect(output).not.toMatch(/iVBOR/); // no base64 in the function response
 
@@ -105,13 +105,13 @@ describe('server-everything over stdio', () => {
   });
 
   it('MCP-8: resource links and embedded resources become text', async () => {
-    const links = (await call('get-resource-links', { count: 2 })).output as string;
+    const links = (await call('get-resource-links', { count: 2 }))!.output as string;
     expect(links).toBe(
       'Here are 2 resource links to resources available in this server:\n' +
         '[MCP resource link: uri="demo://resource/dynamic/blob/1", mimeType="text/plain", name="Blob Resource 1", description="Resource 1: plaintext resource"]\n' +
         '[MCP resource link: uri="demo://resource/dynamic/text/2", mimeType="text/plain", name="Text Resource 2", description="Resource 2: plaintext resource"]',
     );
-    const embedded = (await call('get-resource-reference', { resourceType: 'Text', resourceId: 1 })).output as string;
+    const embedded = (await call('get-resource-reference', { resourceType: 'Text', resourceId: 1 }))!.output as string;
     expect(embedded).toMatch(/\[MCP embedded resource: uri="demo:\/\/resource\/dynamic\/text\/1", mimeType="text\/plain"\]\n/);
   });
 });

@@ -3,6 +3,18 @@ import * as api from '../src/index.js';
 
 describe('@adkit/mcp-toolset exports', () => {
   it('pins the public API (a new export is an API decision)', () => {
-    expect(Object.keys(api).sort()).toEqual(['McpPrompts', 'McpResources', 'McpTool', 'McpToolset', 'defaultInlineMedia', 'mcpPrompts', 'mcpResources', 'mcpToolset']);
+    expect(Object.keys(api).sort()).toEqual([
+      'McpPrompts',
+      'McpResources',
+      'McpTool',
+      'McpToolset',
+      'TOOL_TRACE_CONTEXT',
+      'createElicitationReply',
+      'defaultInlineMedia',
+      'mcpPrompts',
+      'mcpResources',
+      'mcpToolset',
+      'pendingElicitations',
+    ]);
   });
 });

@@ -47,7 +47,7 @@ describe('mcpPrompts over server-everything (shared connection)', { timeout: 20_
 
   it('an embedded resource becomes its label and text', async () => {
     const { contents } = await prompts.get('resource-prompt', { resourceType: 'Text', resourceId: '2' });
-    expect(contents[1]!.parts[0]!.text).toMatch(/^\[MCP embedded resource: uri="demo:\/\/resource\/dynamic\/text\/2", mimeType="text\/plain"\]\nResource 2: /);
+    expect(contents[1]!.parts![0]!.text).toMatch(/^\[MCP embedded resource: uri="demo:\/\/resource\/dynamic\/text\/2", mimeType="text\/plain"\]\nResource 2: /);
   });
 
   it('a missing required argument and an unknown prompt are clear errors from the server', async () => {

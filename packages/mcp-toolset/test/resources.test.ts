@@ -27,12 +27,12 @@ describe('mcpResources over server-everything (shared connection)', { timeout: 2
     expect([list.name, read.name]).toEqual(['list_resources', 'read_resource']);
     await toolset.tools(ctx());
     const answer = await list.run(ctx(), {});
-    expect((answer.resources as { uri: string }[]).map((resource) => resource.uri)).toEqual(
+    expect((answer!.resources as { uri: string }[]).map((resource) => resource.uri)).toEqual(
       ['architecture', 'extension', 'features', 'how-it-works', 'instructions', 'startup', 'structure'].map(
         (name) => `demo://resource/static/document/${name}.md`,
       ),
     );
-    expect((answer.resourceTemplates as { uriTemplate: string }[]).map((template) => template.uriTemplate)).toEqual([
+    expect((answer!.resourceTemplates as { uriTemplate: string }[]).map((template) => template.uriTemplate)).toEqual([
       'demo://resource/dynamic/text/{resourceId}',
       'demo://resource/dynamic/blob/{resourceId}',
     ]);
@@ -40,10 +40,10 @@ describe('mcpResources over server-everything (shared connection)', { timeout: 2
   });
 
   it('reads a text resource, and a text blob decoded', async () => {
-    expect(((await read.run(ctx(), { uri: 'demo://resource/static/document/architecture.md' })).output as string).split('\n')[0]).toBe(
+    expect(((await read.run(ctx(), { uri: 'demo://resource/static/document/architecture.md' }))!.output as string).split('\n')[0]).toBe(
       '[MCP embedded resource: uri="demo://resource/static/document/architecture.md", mimeType="text/markdown"]',
     );
-    expect((await read.run(ctx(), { uri: 'demo://resource/dynamic/blob/1' })).output).toMatch(
+    expect((await read.run(ctx(), { uri: 'demo://resource/dynamic/blob/1' }))!.output).toMatch(
       /^\[MCP embedded resource: uri="demo:\/\/resource\/dynamic\/blob\/1", mimeType="text\/plain"\]\nResource 1: This is a base64 blob created at /,
     );
   });
@@ -67,7 +67,7 @@ describe('mcpResources over SDK-built servers', () => {
       }));
     const resources = mcpResources(inMemoryServer(() => server));
     const [list, read] = (await resources.tools(ctx())) as McpTool[];
-    expect(((await list!.run(ctx(), {})).resources as unknown[]).length).toBe(3);
+    expect(((await list!.run(ctx(), {}))!.resources as unknown[]).length).toBe(3);
     const result = await read!.run(createToolContext({ functionCallId: 'r1' }), { uri: 'pic://2' });
     expect(result).toEqual({ output: `[MCP embedded resource: uri="pic://2"]\n[MCP image: mimeType="image/png", size=${Buffer.from(PNG, 'base64').length} bytes]` });
     const request = createLlmRequest({
