@@ -1,4 +1,4 @@
-import { ConfigError, type ReadonlyContext } from '@adkit/flow';
+import { ConfigError, type AuthConfig, type AuthScheme, type OAuthFlows, type ReadonlyContext, type ToolContext } from '@adkit/flow';
 import type { RequestExtras } from './buildRequest.js';
 import type { OpenApiDocument } from './loadSpec.js';
 import type { HiddenParameters } from './operationSchema.js';
@@ -13,9 +13,19 @@ import type { OperationEntry } from './operations.js';
  */
 export type StaticCredential = { apiKey: string } | { token: string } | { username: string; password: string };
 
+/**
+ * The app's OAuth 2.0 client for an `oauth2` or `openIdConnect` scheme: the user consents in a
+ * pause of the run through the flow's credential protocol (the runner needs `credentials:
+ * credentialManager(...)` from `@adkit/auth`), and the access token is then sent as a bearer token.
+ */
+export interface OAuthClientCredential {
+  oauth2: { clientId: string; clientSecret?: string; redirectUri?: string };
+}
+
 /** A credential, or a function that finds it for the run (e.g. from `ctx.context`, per user). */
 export type CredentialSource =
   | StaticCredential
+  | OAuthClientCredential
   | ((ctx: ReadonlyContext) => StaticCredential | undefined | Promise<StaticCredential | undefined>);
 
 /** Credentials by security scheme name (the keys of `components.securitySchemes`). */
@@ -27,12 +37,24 @@ export interface SecurityScheme {
   readonly name?: string;
   readonly in?: string;
   readonly scheme?: string;
+  readonly flows?: OAuthFlows;
+  readonly openIdConnectUrl?: string;
 }
+
+/** What one call's credentials came to. */
+export type AppliedCredentials =
+  | { extras: RequestExtras; oauth?: AuthConfig }
+  | { missing: string }
+  /** The user must consent first: ask with this config. */
+  | { consent: AuthConfig };
 
 /** The seam every credential goes through; static credentials now, the credential protocol later. */
 export interface CredentialProvider {
-  /** Headers, query parameters and cookies for one call, or a message saying what is missing. */
-  apply(operation: OperationEntry, ctx: ReadonlyContext): Promise<RequestExtras | { missing: string }>;
+  /**
+   * Headers, query parameters and cookies for one call; a consent to ask for (OAuth); or a
+   * message saying what is missing. `forceRefresh`: the API refused the OAuth token.
+   */
+  apply(operation: OperationEntry, ctx: ToolContext, options?: { forceRefresh?: boolean }): Promise<AppliedCredentials>;
   /** The parameter names credentials fill, never shown to the model (adk-python #1192). */
   readonly hidden: HiddenParameters;
 }
@@ -53,12 +75,17 @@ export function assertAuthOptions(auth: unknown): asserts auth is AuthOptions | 
   if (typeof auth !== 'object' || auth === null || Array.isArray(auth))
     throw new ConfigError('openApiToolset: auth must map security scheme names to credentials, e.g. { petstore_auth: { token } }.');
   for (const [name, source] of Object.entries(auth)) {
-    if (typeof source === 'function') continue;
+    if (typeof source === 'function' || isOAuthClient(source)) continue;
     if (!isStaticCredential(source))
       throw new ConfigError(
-        `openApiToolset: auth["${name}"] must be {apiKey}, {token}, {username, password} or a function (ctx) => one of them.`,
+        `openApiToolset: auth["${name}"] must be {apiKey}, {token}, {username, password}, {oauth2: {clientId, clientSecret, redirectUri}} or a function (ctx) => a static one.`,
       );
   }
+}
+
+function isOAuthClient(value: unknown): value is OAuthClientCredential {
+  const oauth2 = (value as { oauth2?: { clientId?: unknown } } | null)?.oauth2;
+  return typeof value === 'object' && value !== null && typeof oauth2 === 'object' && oauth2 !== null && typeof oauth2.clientId === 'string';
 }
 
 function isStaticCredential(value: unknown): value is StaticCredential {
@@ -70,9 +97,15 @@ function isStaticCredential(value: unknown): value is StaticCredential {
 /**
  * Credentials from the app: for each call, the first security requirement of the operation whose
  * schemes all have a credential is applied (an empty requirement means "no auth" and needs none).
- * Unknown schemes and credentials of the wrong shape count as missing, with a message naming them.
+ * Static credentials are used as given; an OAuth client goes through the flow's credential
+ * protocol (`ctx.getCredential`, else a consent to ask for with `ctx.requestCredential`). Unknown
+ * schemes and credentials of the wrong shape count as missing, with a message naming them.
  */
-export function staticCredentials(schemes: ReadonlyMap<string, SecurityScheme>, auth: AuthOptions): CredentialProvider {
+export function appCredentials(
+  schemes: ReadonlyMap<string, SecurityScheme>,
+  auth: AuthOptions,
+  operations: readonly OperationEntry[],
+): CredentialProvider {
   const headers = new Set<string>();
   const query = new Set<string>();
   const cookies = new Set<string>();
@@ -83,34 +116,88 @@ export function staticCredentials(schemes: ReadonlyMap<string, SecurityScheme>, 
       else if (scheme.in === 'cookie') cookies.add(scheme.name);
     } else headers.add('authorization');
   }
+  const oauthConfigs = new Map<string, AuthConfig>();
+  for (const [name, source] of Object.entries(auth)) {
+    const scheme = schemes.get(name);
+    if (scheme && isOAuthClient(source)) {
+      const config = oauthConfig(name, scheme, source, operations);
+      if (typeof config === 'string') throw new ConfigError(config);
+      oauthConfigs.set(name, config);
+    }
+  }
   return {
     hidden: { headers, query, cookies },
-    async apply(operation, ctx) {
-      if (operation.security.length === 0) return empty();
+    async apply(operation, ctx, options = {}) {
+      if (operation.security.length === 0) return { extras: empty() };
       const problems: string[] = [];
+      let consent: AuthConfig | undefined;
       for (const requirement of operation.security) {
         const extras = empty();
+        let oauth: AuthConfig | undefined;
         let complete = true;
         for (const name of Object.keys(requirement)) {
           const scheme = schemes.get(name);
           const source = Object.hasOwn(auth, name) ? auth[name] : undefined;
-          const credential = typeof source === 'function' ? await source(ctx) : source;
-          const problem = !scheme
-            ? `the security scheme "${name}" is not declared in components.securitySchemes`
-            : credential === undefined
-              ? `no credential for the security scheme "${name}"`
-              : applyCredential(scheme, name, credential, extras);
+          const config = oauthConfigs.get(name);
+          let problem: string | undefined;
+          if (config) {
+            const found = await ctx.getCredential(config, options);
+            const token = found?.oauth2?.accessToken;
+            if (token) {
+              extras.headers.authorization = `Bearer ${token}`;
+              oauth = config;
+            } else {
+              consent ??= config;
+              problem = `the user has not authorized "${name}" yet`;
+            }
+          } else {
+            const credential = typeof source === 'function' ? await source(ctx) : (source as StaticCredential | undefined);
+            problem = !scheme
+              ? `the security scheme "${name}" is not declared in components.securitySchemes`
+              : credential === undefined
+                ? `no credential for the security scheme "${name}"`
+                : applyCredential(scheme, name, credential, extras);
+          }
           if (problem) {
             problems.push(problem);
             complete = false;
             break;
           }
         }
-        if (complete) return extras;
+        if (complete) return oauth ? { extras, oauth } : { extras };
       }
+      if (consent) return { consent };
       return { missing: [...new Set(problems)].join('; ') };
     },
   };
+}
+
+/**
+ * The `AuthConfig` a consent asks with: the spec's scheme, its scopes narrowed to those the
+ * selected operations require (all of the flow's when none names any), and the app's client. One
+ * consent then covers every tool of the toolset that uses the scheme.
+ */
+function oauthConfig(name: string, scheme: SecurityScheme, client: OAuthClientCredential, operations: readonly OperationEntry[]): AuthConfig | string {
+  const wanted = new Set<string>();
+  for (const operation of operations) for (const requirement of operation.security) for (const scope of requirement[name] ?? []) wanted.add(scope);
+  const raw = { oauth2: { ...client.oauth2 } };
+  if (scheme.type === 'oauth2' && scheme.flows && typeof scheme.flows === 'object') {
+    const flows: OAuthFlows = {};
+    for (const [kind, flow] of Object.entries(scheme.flows) as [keyof OAuthFlows, { scopes?: Record<string, string> }][]) {
+      if (!flow || typeof flow !== 'object') continue;
+      const scopes = Object.fromEntries(Object.entries(flow.scopes ?? {}).filter(([scope]) => wanted.size === 0 || wanted.has(scope)));
+      (flows as Record<string, unknown>)[kind] = { ...flow, scopes };
+    }
+    return { authScheme: { type: 'oauth2', flows } as AuthScheme, rawAuthCredential: { authType: 'oauth2', ...raw } };
+  }
+  if (scheme.type === 'openIdConnect' && typeof scheme.openIdConnectUrl === 'string') {
+    const scopes = ['openid', ...[...wanted].filter((scope) => scope !== 'openid')];
+    return {
+      authScheme: { type: 'openIdConnect', openIdConnectUrl: scheme.openIdConnectUrl, scopes },
+      rawAuthCredential: { authType: 'openIdConnect', ...raw },
+    };
+  }
+  return `openApiToolset: auth["${name}"] is an OAuth client, but the security scheme "${name}" is ${scheme.type}${scheme.type === 'oauth2' ? ' without flows' : scheme.type === 'openIdConnect' ? ' without openIdConnectUrl' : ''}; give it {apiKey}, {token} or {username, password}.`;
 }
 
 function empty(): RequestExtras {

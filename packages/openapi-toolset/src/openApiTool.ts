@@ -1,4 +1,5 @@
-import { LazySchema, type FunctionDeclaration, type ReadonlyContext, type ToolContext } from '@adkit/flow';
+import { LazySchema, type AuthConfig, type FunctionDeclaration, type ReadonlyContext, type ToolContext } from '@adkit/flow';
+import { PENDING_AUTHORIZATION } from '@adkit/function-tool';
 import { BaseTool, ToolError, confirmationGate, invalidArgumentsError } from '@adkit/tool';
 import type { AddressPolicy } from './addressPolicy.js';
 import type { CredentialProvider } from './auth.js';
@@ -86,18 +87,46 @@ export class OpenApiTool extends BaseTool {
     if (confirm !== false || ctx.toolConfirmation !== undefined)
       await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.operation, checked, ctx) : confirm);
 
-    const credentials = await this.shared.credentials.apply(this.entry, ctx);
-    if ('missing' in credentials)
-      throw new ToolError(`Tool "${this.name}" cannot call the API: ${credentials.missing}. The app must supply it; do not retry.`, {
+    const first = await this.call(ctx, checked);
+    if ('consent' in first) return this.askConsent(ctx, first.consent);
+    let { response, label, oauth } = first;
+    // The API refused the OAuth token: refresh it once (AU-7), then ask the user again.
+    if (response.status === 401 && oauth) {
+      const again = await this.call(ctx, checked, { forceRefresh: true });
+      if ('consent' in again) return this.askConsent(ctx, again.consent);
+      if (again.response.status === 401) return this.askConsent(ctx, oauth);
+      ({ response, label } = again);
+    }
+    if (response.status >= 400) throw httpError(this.name, label, response);
+    return { ...response };
+  }
+
+  /** Asks the user to authorize (the run pauses; the call runs again after consent) and answers pending. */
+  private askConsent(ctx: ToolContext, config: AuthConfig): Record<string, unknown> {
+    ctx.requestCredential(config);
+    return { ...PENDING_AUTHORIZATION };
+  }
+
+  /** One request with the call's credentials: the response, or the consent it needs first. */
+  private async call(
+    ctx: ToolContext,
+    checked: Record<string, unknown>,
+    options?: { forceRefresh?: boolean },
+  ): Promise<{ response: ApiResponse; label: string; oauth?: AuthConfig } | { consent: AuthConfig }> {
+    const applied = await this.shared.credentials.apply(this.entry, ctx, options);
+    if ('consent' in applied) return applied;
+    if ('missing' in applied)
+      throw new ToolError(`Tool "${this.name}" cannot call the API: ${applied.missing}. The app must supply it; do not retry.`, {
         code: 'OPENAPI_AUTH_MISSING',
         toolName: this.name,
       });
+    const extras = applied.extras;
     const app = typeof this.shared.headers === 'function' ? await this.shared.headers(ctx) : this.shared.headers;
-    if (app) credentials.headers = { ...app, ...credentials.headers };
+    if (app) extras.headers = { ...app, ...extras.headers };
 
     let request;
     try {
-      request = buildRequest(this.baseUrl, this.operation.method, this.operation.path, this.plan, checked, credentials);
+      request = buildRequest(this.baseUrl, this.operation.method, this.operation.path, this.plan, checked, extras);
     } catch (error) {
       if (error instanceof ArgumentProblem)
         throw new ToolError(`Invalid arguments for tool "${this.name}": ${error.message}.`, { code: 'INVALID_ARGUMENTS', toolName: this.name });
@@ -106,14 +135,14 @@ export class OpenApiTool extends BaseTool {
 
     const timeout = AbortSignal.timeout(this.shared.timeoutMs);
     const signal = AbortSignal.any([ctx.signal, timeout]);
-    let response: ApiResponse;
     try {
-      response = await sendRequest(request, {
+      const response = await sendRequest(request, {
         policy: this.shared.policy,
         maxResponseBytes: this.shared.maxResponseBytes,
         maxRedirects: this.shared.maxRedirects,
         signal,
       });
+      return applied.oauth ? { response, label: request.label, oauth: applied.oauth } : { response, label: request.label };
     } catch (error) {
       const why =
         error instanceof TransportProblem
@@ -129,8 +158,6 @@ export class OpenApiTool extends BaseTool {
         cause: error,
       });
     }
-    if (response.status >= 400) throw httpError(this.name, request.label, response);
-    return { ...response };
   }
 }
 

@@ -1,7 +1,7 @@
 import { ConfigError, type ReadonlyContext, type Tool, type Toolset } from '@adkit/flow';
 import { toFunctionName } from '@adkit/tool';
 import { addressPolicy } from './addressPolicy.js';
-import { assertAuthOptions, securitySchemes, staticCredentials, type AuthOptions } from './auth.js';
+import { appCredentials, assertAuthOptions, securitySchemes, type AuthOptions } from './auth.js';
 import { OpenApiSpecError } from './errors.js';
 import { loadSpec, type OpenApiDocument, type SpecSource } from './loadSpec.js';
 import { OpenApiTool, type HeaderSource, type OpenApiRequireConfirmation, type OpenApiToolShared } from './openApiTool.js';
@@ -121,7 +121,8 @@ export class OpenApiToolset implements Toolset {
     });
     const openapi30 = String(document.openapi).startsWith('3.0.');
     const schemes = securitySchemes(document);
-    const credentials = staticCredentials(schemes, options.auth ?? {});
+    const operations = listOperations(document).filter(this.filter);
+    const credentials = appCredentials(schemes, options.auth ?? {}, operations);
     const shared: OpenApiToolShared = {
       credentials,
       policy: addressPolicy(options.allowPrivateAddresses),
@@ -137,8 +138,7 @@ export class OpenApiToolset implements Toolset {
     const taken = new Set<string>();
     const tools: OpenApiTool[] = [];
     const renamed: string[] = [];
-    for (const operation of listOperations(document)) {
-      if (!this.filter(operation)) continue;
+    for (const operation of operations) {
       const raw = rawOperationName(operation);
       const { name, reason } = toFunctionName(options.prefix ? `${options.prefix}_${raw}` : raw, taken);
       taken.add(name);
