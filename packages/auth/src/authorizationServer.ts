@@ -75,9 +75,13 @@ export function describe(error: unknown): string {
   if (error instanceof oauth.WWWAuthenticateChallengeError) return `the server refused the request (HTTP ${error.status})`;
   if (error instanceof oauth.OperationProcessingError) return error.message;
   if (error instanceof Error) {
-    const cause = (error as Error & { cause?: { code?: string } }).cause;
+    const cause = (error as Error & { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
     if (error.name === 'AbortError' || error.name === 'TimeoutError') return 'the request was cancelled';
-    return cause?.code ? `the server could not be reached (${cause.code})` : error.message === 'fetch failed' ? 'the server could not be reached' : error.message;
+    // Node's fetch puts the socket error in `cause` (an AggregateError when several addresses failed).
+    const code = cause?.code ?? cause?.errors?.find((e) => e?.code)?.code;
+    if (error.message !== 'fetch failed') return error.message;
+    const reason = code ?? (cause as { message?: string } | undefined)?.message;
+    return reason ? `the server could not be reached (${reason})` : 'the server could not be reached';
   }
   return String(error);
 }

@@ -128,7 +128,7 @@ export async function consent(authUri: string, redirectUri: string, options: { l
     if (!action) throw new Error(`consent: no form and no redirect at ${url} (HTTP ${response.status}): ${html.slice(0, 300)}`);
     const prompt = /name="prompt" value="([^"]+)"/.exec(html)?.[1];
     if (options.deny && prompt === 'consent') {
-      url = new URL(action.replace(/\/confirm$/, '/abort').replace(/\/login$/, '/abort'), url).href;
+      url = new URL(`${action.replace(/\/$/, '')}/abort`, url).href;
       method = 'GET';
       body = undefined;
       continue;
