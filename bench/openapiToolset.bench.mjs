@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createToolContext } from '@adkit/flow/testing';
 import { openApiToolset } from '@adkit/openapi-toolset';
-import { alternate, alternateProcesses, formatBytes, smoke } from './measure.mjs';
+import { alternate, alternateProcesses, counts, formatBytes, smoke } from './measure.mjs';
 
 export const title = "openapi-toolset: listing GitHub's OpenAPI description";
 
@@ -67,7 +67,7 @@ export async function run() {
     return [
       { case: `JSON.parse of the description (${smoke ? 'smoke spec' : 'api.github.com.json'})`, ...parse, note: 'baseline' },
       { id: 'openapi.list.cold', case: `first tools() of a new toolset: ${tools.length} tools`, ...cold, ratio: cold.ns / parse.ns, note: 'for information' },
-      { case: 'first tools() in a fresh process (imports included, median of 3)', ...first, ratio: first.ns / parse.ns, note: 'for information' },
+      { case: `first tools() in a fresh process (imports included, median of ${counts(3, 1)})`, ...first, ratio: first.ns / parse.ns, note: 'for information' },
       { id: 'openapi.list.heap', case: `heap kept by the ${count} listed tools (${formatBytes(Math.max(retained, 0))})`, bytes: Math.max(retained, 0) },
       { case: 'warm tools() (the kept listing, copied)', ...warm, ratio: warm.ns / parse.ns, note: 'per model step, for information' },
     ];

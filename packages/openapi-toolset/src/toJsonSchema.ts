@@ -1,7 +1,7 @@
 /** A JSON Schema node as plain JSON. */
 export type JsonNode = Record<string, unknown>;
 
-/** Which way the data flows: `readOnly` properties are left out of requests. */
+/** Bounds on converting one operation's schemas, so a huge or hostile description stays cheap. */
 export interface SchemaLimits {
   /** How deep a schema is followed; deeper parts become "any value" (the server still checks). */
   maxDepth: number;
