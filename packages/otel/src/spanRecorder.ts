@@ -20,6 +20,7 @@ import { InvocationSpans, type ToolSpan } from './invocationSpans.js';
 import { resumedCalls, savePausedSpan } from './pausedSpans.js';
 import { ATTR, requestAttributes, thrownMessage, type PauseReason, type SpanOutcome } from './spanAttributes.js';
 import { SpanWriter } from './spanWriter.js';
+import { publishToolTraceContext, withdrawToolTraceContext } from './toolTraceContext.js';
 
 /** How a tool call ended, as the plugin learnt it. */
 interface ToolEnding {
@@ -280,6 +281,7 @@ export class SpanRecorder {
     if (pending) pending.traced = true;
     const entry: ToolSpan = { span, callId };
     run.tools.set(context, entry);
+    if (span.isRecording()) publishToolTraceContext(context, span.spanContext());
     return entry;
   }
 
@@ -295,7 +297,10 @@ export class SpanRecorder {
   }
 
   private finishTool(run: InvocationSpans, key: object | undefined, entry: ToolSpan, ending: ToolEnding): void {
-    if (key) run.tools.delete(key);
+    if (key) {
+      run.tools.delete(key);
+      withdrawToolTraceContext(key);
+    }
     const { span } = entry;
     if (this.write.capturing(span) && ending.response !== undefined) this.write.content(span, ATTR.toolResult, ending.response);
     if (ending.outcome === 'paused' && ending.pauseReason) {
