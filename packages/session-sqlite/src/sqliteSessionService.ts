@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError, isAdkitError, newId, SessionError, type CreateSessionRequest, type Event, type GetSessionRequest, type ListSessionsRequest, type Session, type SessionKey, type SessionService } from '@adkit/flow';
 import { applyEventToSession, checkSessionVersion, decodeStoredEvent, deepFreeze, mergeScopedState, prepareStoredEvent, eventQuery, selectEvents, SessionEventCache, splitStateDelta, storedStateText } from '@adkit/flow/store';
 import { MIGRATIONS, migrate } from './migrations.js';
@@ -42,6 +44,13 @@ interface EventRow {
 }
 
 const STORE = '@adkit/session-sqlite';
+
+/** Which file the service opened: a file deleted or swapped in under it is told apart by its identity. */
+interface FileIdentity {
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+}
 const SESSION_COLUMNS = 'user_id, id, state, update_time, version, incarnation';
 
 /**
@@ -59,6 +68,7 @@ export class SqliteSessionService implements SessionService {
   /** Prepared once per service, by SQL text. */
   private readonly statements = new Map<string, Database.Statement>();
   private readonly cache: SessionEventCache;
+  private file?: FileIdentity;
 
   constructor(options: SqliteSessionServiceOptions) {
     if (typeof options?.path !== 'string' || options.path === '')
@@ -79,10 +89,16 @@ export class SqliteSessionService implements SessionService {
       db = new Database(options.path, { timeout: busyTimeoutMs });
       db.pragma('journal_mode = WAL');
       db.pragma('foreign_keys = ON');
+      // A damaged file fails here, clearly, instead of answering "no such session" for rows it lost.
+      const check = db.pragma('quick_check', { simple: true }) as string;
+      if (check !== 'ok') throw new SessionError(corruptMessage(this.location, check));
       migrate(db, MIGRATIONS, this.location);
+      this.file = fileIdentity(options.path);
     } catch (cause) {
       db?.close();
       if (isAdkitError(cause)) throw cause;
+      if ((cause as { code?: string }).code?.startsWith('SQLITE_CORRUPT'))
+        throw new SessionError(corruptMessage(this.location, (cause as Error).message), { cause });
       throw new SessionError(`Cannot open session database ${this.location}: ${(cause as Error).message}.`, { cause });
     }
     this.db = db;
@@ -222,13 +238,37 @@ export class SqliteSessionService implements SessionService {
   /** Runs `work` in one immediate (write-locking) transaction; SQLite failures become SessionErrors. */
   private write<T>(operation: string, work: () => T): T {
     const db = this.open();
+    this.checkFile(operation);
     return this.guard(operation, () => db.transaction(work).immediate());
   }
 
   /** Runs `work` in one read transaction, so it sees a single consistent snapshot. */
   private read<T>(operation: string, work: () => T): T {
     const db = this.open();
+    this.checkFile(operation);
     return this.guard(operation, () => db.transaction(work).deferred());
+  }
+
+  /**
+   * Refuses to go on when the database file is no longer the one opened: SQLite keeps writing to
+   * a deleted file's inode (and a replaced file's old one), so every later write would be lost
+   * without a word. One `stat` per operation.
+   */
+  private checkFile(operation: string): void {
+    const file = this.file;
+    if (!file) return;
+    let now: { dev: number; ino: number } | undefined;
+    try {
+      now = statSync(file.path);
+    } catch {
+      now = undefined;
+    }
+    if (now && now.dev === file.dev && now.ino === file.ino) return;
+    const what = now ? 'was replaced by another file' : 'was deleted';
+    throw new SessionError(
+      `SqliteSessionService.${operation} refused: the database file ${this.location} ${what} while the service was running, so what it wrote would be lost. ` +
+        'Nothing was written. Close this service, restore the file, and create a new SqliteSessionService({ path }).',
+    );
   }
 
   private guard<T>(operation: string, work: () => T): T {
@@ -237,9 +277,9 @@ export class SqliteSessionService implements SessionService {
     } catch (cause) {
       if (isAdkitError(cause)) throw cause;
       const message = (cause as Error).message;
-      const hint = (cause as { code?: string }).code?.startsWith('SQLITE_BUSY')
-        ? ' Another connection held the write lock longer than busyTimeoutMs; retry, or raise busyTimeoutMs.'
-        : '';
+      const code = (cause as { code?: string }).code;
+      if (code?.startsWith('SQLITE_CORRUPT')) throw new SessionError(corruptMessage(this.location, message), { cause });
+      const hint = code?.startsWith('SQLITE_BUSY') ? ' Another connection held the write lock longer than busyTimeoutMs; retry, or raise busyTimeoutMs.' : '';
       throw new SessionError(`SqliteSessionService.${operation} failed on ${this.location}: ${message}.${hint}`, { cause });
     }
   }
@@ -333,6 +373,19 @@ export class SqliteSessionService implements SessionService {
       this.sql('SELECT state FROM adkit_user_states WHERE app_name = ? AND user_id = ?').pluck().get(appName, userId) as string | undefined,
     );
   }
+}
+
+/** The identity of a database file; none for in-memory and temporary databases. */
+function fileIdentity(path: string): FileIdentity | undefined {
+  if (path === ':memory:' || path === '' || path.startsWith('file:')) return undefined;
+  const absolute = resolve(path);
+  const { dev, ino } = statSync(absolute);
+  return { path: absolute, dev, ino };
+}
+
+function corruptMessage(location: string, detail: string): string {
+  const found = detail.replace(/\*\*\* in database main \*\*\*/g, '').replace(/\s+/g, ' ').trim().slice(0, 300);
+  return `The session database ${location} is corrupted (${found}); no session can be trusted from it. Restore the file from a backup, or move it away to start empty.`;
 }
 
 /** The cache's key for a session. */
