@@ -107,6 +107,40 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await snap(page, '05-approved-and-ran');
   }, 30_000);
 
+  it('#31: a call that asks for no payload gets no payload box; after Approve the list follows the run down to the answer', async () => {
+    await send('book a trip to Rome');
+    const card = page.locator('.card.confirm[data-tool="book_trip"]').last();
+    await card.waitFor();
+    await idle();
+    expect(await card.locator('textarea').count()).toBe(0);
+    expect(await card.textContent()).not.toContain('payload');
+    // Reading further up when approving: the page still goes down to what the approval brought.
+    await page.locator('#events').evaluate((el) => (el.scrollTop = 0));
+    await card.locator('button.approve').click();
+    await page.locator('.event', { hasText: 'Done: book_trip → {"booked":"Rome","reference":"BK-ROME"}' }).last().waitFor();
+    await idle();
+    await expect.poll(() => page.locator('#events').evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight), { timeout: 5_000 }).toBeLessThan(5);
+    const answer = page.locator('.event', { hasText: 'Done: book_trip → {"booked":"Rome"' }).last();
+    expect(await answer.isVisible()).toBe(true);
+    const [box, list] = await Promise.all([answer.boundingBox(), page.locator('#events').boundingBox()]);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(list!.y + list!.height + 1);
+    await snap(page, '05b-approved-scrolled-to-answer');
+  }, 30_000);
+
+  it('#31: the composer is disabled while a run goes on, and the "running" status clears when it ends', async () => {
+    await send('compare trains and planes');
+    await page.locator('#status', { hasText: 'running' }).waitFor();
+    expect(await page.locator('#message').isDisabled()).toBe(true);
+    expect(await page.locator('#send').isDisabled()).toBe(true);
+    await snap(page, '05c-composer-disabled-while-running');
+    await idle();
+    expect(await page.locator('#message').isDisabled()).toBe(false);
+    // A view fetched during the run (it said "running") must not bring the status back.
+    await page.waitForTimeout(800);
+    expect(await page.locator('#status').textContent()).toBe('idle');
+    expect(await page.locator('#message').isDisabled()).toBe(false);
+  }, 30_000);
+
   it('HC-9: rejects another; the model sees the rejection', async () => {
     await send('book a trip to Oslo');
     const card = page.locator('.card.confirm[data-tool="book_trip"]');
@@ -163,6 +197,37 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     const row = page.locator('.tl-row', { has: approval });
     expect(await row.locator('.bar.tool').count()).toBe(2);
     await snap(page, '09-timeline-pauses');
+    // #31: no label is cut off: a bar too narrow for its label shows it beside itself; the
+    // durations under each chart stay on one line, in front of the drawn-short waits.
+    const layout = await page.evaluate(() => {
+      const bars = [...document.querySelectorAll<HTMLElement>('#timeline .bar')];
+      const ends = [...document.querySelectorAll<HTMLElement>('#timeline .tl-axis .end')];
+      const breaks = [...document.querySelectorAll<HTMLElement>('#timeline .tl-break')];
+      return {
+        clipped: bars.filter((bar) => bar.scrollWidth > bar.clientWidth + 1).map((bar) => bar.title),
+        // A label beside its bar overlaps no bar and no other label of its row.
+        overlapping: [...document.querySelectorAll<HTMLElement>('#timeline .tl-track')].flatMap((track) => {
+          const boxes = [...track.querySelectorAll<HTMLElement>('.bar, .bar-label')].map((el) => ({ el, box: el.getBoundingClientRect() }));
+          return boxes.filter(({ el, box }) => el.classList.contains('bar-label') && boxes.some((other) => other.el !== el && box.left < other.box.right - 0.5 && other.box.left < box.right - 0.5)).map(({ el }) => el.textContent);
+        }),
+        beside: document.querySelectorAll('#timeline .bar-label').length,
+        endLines: ends.map((end) => end.getClientRects().length),
+        // (those on screen: elementFromPoint sees only the viewport)
+        endsCovered: ends.filter((end) => {
+          const box = end.getBoundingClientRect();
+          if (box.bottom > window.innerHeight || box.top < 0) return false;
+          return !end.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+        }).length,
+        breaksWrapped: breaks.filter((b) => b.scrollHeight > b.clientHeight + 1).length,
+        names: [...document.querySelectorAll<HTMLElement>('#timeline .tl-name')].filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent),
+      };
+    });
+    expect(layout, JSON.stringify(layout)).toMatchObject({ clipped: [], overlapping: [] });
+    expect(layout.beside).toBeGreaterThan(0); // the short model calls
+    expect(layout.endLines.every((lines) => lines === 1)).toBe(true);
+    expect(layout.endsCovered).toBe(0);
+    expect(layout.breaksWrapped).toBe(0);
+    expect(layout.names).toEqual([]); // request_vacation_days fits
   }, 30_000);
 
   it('shows HTML in a message and in a tool result as text, never as markup', async () => {
@@ -204,6 +269,9 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     expect(live.some((entry) => entry.startsWith('event progress plan_trip'))).toBe(true);
     expect(live.some((entry) => entry.startsWith('event streaming'))).toBe(true);
     expect(await page.locator('.event.streaming, .event.progress').count()).toBe(0);
+    // #31: the streaming tool (no tool callbacks) is a bar on the timeline too, ended.
+    await expect.poll(() => page.locator('.bar.tool[data-name="plan_trip"]:not(.open)').count()).toBe(1);
+    await snap(page, '10b-streaming-tool-on-timeline');
   }, 30_000);
 
   it('shows a failing tool\'s error in red', async () => {

@@ -78,6 +78,7 @@ details.json > summary { font-family: ui-monospace, monospace; font-size: 12.5px
 .label { font-size: 12px; color: var(--muted); }
 .composer { display: flex; gap: 8px; padding: 10px 14px; border-top: 1px solid var(--line); background: #fff; }
 .composer textarea { flex: 1; resize: vertical; min-height: 40px; border: 1px solid #c8cdd8; border-radius: 8px; padding: 7px 9px; }
+.composer textarea:disabled { background: #f4f5f8; color: var(--muted); }
 .composer button { background: var(--ink); color: #fff; border-color: var(--ink); padding: 0 18px; }
 #inspector { display: flex; flex-direction: column; min-height: 0; background: #fff; }
 .tabs { display: flex; gap: 2px; padding: 6px 10px 0; border-bottom: 1px solid var(--line); background: var(--bg); }
@@ -109,9 +110,10 @@ pre.instruction { white-space: pre-wrap; overflow-wrap: anywhere; background: va
 .tl-legend .l-wait::before { background: repeating-linear-gradient(45deg, #f6d365 0 3px, #fbe7a1 3px 6px); border: 1px dashed var(--wait); }
 .tl-legend .l-error::before { background: var(--err); }
 .tl-turn { border: 1px solid var(--line); border-radius: 10px; padding: 8px 10px 6px; margin-bottom: 12px; }
-.tl-title { display: flex; gap: 8px; align-items: baseline; margin-bottom: 6px; }
+.tl-title { display: flex; gap: 8px; align-items: baseline; margin-bottom: 6px; white-space: nowrap; }
+.tl-title .note { flex-shrink: 0; }
 .tl-title .label { font-size: 13px; color: var(--ink); font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 70%; }
-.tl-row { display: grid; grid-template-columns: 140px 1fr; gap: 8px; align-items: center; height: 24px; }
+.tl-row { display: grid; grid-template-columns: 170px 1fr; gap: 8px; align-items: center; height: 24px; }
 .tl-name { font-size: 12px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-family: ui-monospace, monospace; }
 .tl-name.model { color: var(--model); }
 .tl-track { position: relative; height: 20px; border-left: 1px solid #d5d9e2; background: repeating-linear-gradient(to right, transparent 0, transparent calc(10% - 1px), #f0f1f4 calc(10% - 1px), #f0f1f4 10%); }
@@ -122,9 +124,12 @@ pre.instruction { white-space: pre-wrap; overflow-wrap: anywhere; background: va
 .bar.wait { background: repeating-linear-gradient(45deg, #f6d365 0 6px, #fbe7a1 6px 12px); color: #6b4e00; border: 1px dashed var(--wait); }
 .bar.open { animation: pulse .8s infinite alternate; }
 .bar .done { position: absolute; left: 0; top: 0; bottom: 0; background: rgba(255,255,255,.28); }
-.tl-axis { position: relative; height: 18px; margin-left: 148px; font-size: 11px; color: var(--muted); }
+.tl-axis { position: relative; height: 18px; margin-left: 178px; font-size: 11px; color: var(--muted); }
 .tl-axis span { position: absolute; top: 2px; white-space: nowrap; }
-.tl-axis .end { right: 0; }
-.tl-break { position: absolute; top: 0; height: 16px; border-left: 2px dotted var(--wait); border-right: 2px dotted var(--wait); background: #fff8e6; color: #6b4e00; text-align: center; overflow: hidden; }
+.tl-axis .end { right: 0; z-index: 1; background: #fff; padding-left: 4px; }
+.tl-break { position: absolute; top: 0; height: 16px; border-left: 2px dotted var(--wait); border-right: 2px dotted var(--wait); background: #fff8e6; color: #6b4e00; text-align: center; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+.bar-label { position: absolute; top: 2px; font-size: 11px; line-height: 16px; white-space: nowrap; color: var(--muted); pointer-events: auto; }
+.bar-label.model { color: var(--model); }
+.bar-label.tool { color: var(--tool); }
 @media (max-width: 900px) { main { grid-template-columns: 1fr; } #conversation { border-right: 0; min-height: 60vh; } }
 `;

@@ -17,8 +17,23 @@ function resetEvents() {
   progressCards.clear();
 }
 
+/**
+ * After you send a message, approve, reject or answer a call, the list follows the run to its
+ * answer, wherever it was scrolled; otherwise it sticks to the bottom only when it was there.
+ */
+var followRun = false;
+
 function nearBottom() {
-  return eventsEl.scrollHeight - eventsEl.scrollTop - eventsEl.clientHeight < 80;
+  return followRun || eventsEl.scrollHeight - eventsEl.scrollTop - eventsEl.clientHeight < 80;
+}
+
+function follow() {
+  followRun = true;
+  toBottom();
+}
+
+function toBottom() {
+  eventsEl.scrollTop = eventsEl.scrollHeight;
 }
 
 /**

@@ -13,7 +13,7 @@ var problemEl = document.getElementById('problem');
 var composer = document.getElementById('composer');
 var messageBox = document.getElementById('message');
 var sendButton = document.getElementById('send');
-var current = { apps: [], app: null, user: '', session: null, stream: null, running: false, connected: false };
+var current = { apps: [], app: null, user: '', session: null, stream: null, running: false, connected: false, runs: 0 };
 var timers = {};
 
 function withToken(url) {
@@ -60,13 +60,20 @@ function setStatus() {
   var text = !current.session ? 'no session' : !current.connected ? 'connecting…' : current.running ? 'running…' : 'idle';
   statusEl.textContent = text;
   statusEl.className = 'status' + (current.running ? ' running' : '');
-  sendButton.disabled = !current.session || current.running;
+  // No second message while a run goes on: the composer waits for the answer.
+  sendButton.disabled = messageBox.disabled = !current.session || current.running;
 }
 
 function setRunning(running) {
+  var was = current.running;
   current.running = !!running;
   if (!running) clearLive();
   setStatus();
+  if (was && !running) {
+    if (followRun) toBottom();
+    followRun = false;
+    messageBox.focus();
+  }
 }
 
 function remember() {
@@ -144,6 +151,7 @@ function onMessage(message) {
   if (message.type === 'hello') setRunning(message.running);
   else if (message.type === 'event') addEvent(message.event);
   else if (message.type === 'run') {
+    current.runs++; // a view asked for before this says nothing about whether a run goes on now
     if (message.phase === 'started') setRunning(true);
     else {
       setRunning(false);
@@ -156,6 +164,7 @@ function onMessage(message) {
 
 function loadView() {
   var session = current.session;
+  var runs = current.runs;
   return api('GET', sessionPath()).then(function (view) {
     if (session !== current.session) return;
     if (view.omittedEvents && !eventsEl.querySelector('.omitted')) showOmitted(view.omittedEvents);
@@ -165,7 +174,8 @@ function loadView() {
     renderArtifacts(view.artifacts);
     renderRequest(view.request, view.recording);
     setTimeline(view.timeline);
-    setRunning(view.running);
+    if (runs === current.runs) setRunning(view.running);
+    if (followRun) toBottom();
   }).catch(showProblem);
 }
 
@@ -176,10 +186,11 @@ function loadTimeline() {
 
 function send() {
   var text = messageBox.value;
-  if (!text.trim() || !current.session) return;
+  if (!text.trim() || !current.session || current.running) return;
   sendButton.disabled = true;
   api('POST', sessionPath() + '/messages', { text: text }).then(function () {
     messageBox.value = '';
+    follow();
     showSending(text);
   }).catch(function (error) {
     showProblem(error);

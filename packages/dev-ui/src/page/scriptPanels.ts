@@ -10,6 +10,7 @@ var artifactsEl = document.getElementById('artifacts');
 var requestEl = document.getElementById('request');
 
 function parseJsonBox(box, problem, what) {
+  if (!box) return { ok: true, value: undefined };
   var raw = box.value.trim();
   if (!raw) return { ok: true, value: undefined };
   try {
@@ -25,12 +26,15 @@ function renderPending(pending) {
   pendingEl.textContent = '';
   (pending.confirmations || []).forEach(function (entry) { pendingEl.appendChild(confirmationCard(entry)); });
   (pending.longRunning || []).forEach(function (entry) { pendingEl.appendChild(longRunningCard(entry)); });
+  if (followRun) toBottom(); // the list grows as the cards go
 }
 
 function confirmationCard(entry) {
   var call = entry.originalCall && typeof entry.originalCall === 'object' ? entry.originalCall : {};
-  var box = h('textarea', { className: 'json payload', spellcheck: 'false', 'aria-label': 'payload (JSON)' });
-  box.value = entry.payload === undefined || entry.payload === null ? '' : JSON.stringify(entry.payload, null, 2);
+  // A payload box only for a call that asks for one (ctx.requestConfirmation({payload})).
+  var hasPayload = entry.payload !== undefined && entry.payload !== null;
+  var box = hasPayload ? h('textarea', { className: 'json payload', spellcheck: 'false', 'aria-label': 'payload (JSON)' }) : null;
+  if (box) box.value = JSON.stringify(entry.payload, null, 2);
   var problem = h('div', { className: 'error', hidden: true });
   var approve = h('button', { type: 'button', className: 'approve' }, 'Approve');
   var reject = h('button', { type: 'button', className: 'reject' }, 'Reject');
@@ -39,7 +43,7 @@ function confirmationCard(entry) {
     typeof entry.hint === 'string' ? h('p', { className: 'hint' }, entry.hint) : null,
     h('div', { className: 'label' }, 'the exact call'),
     h('div', { className: 'json-tree exact-call' }, jsonTree({ name: call.name, id: call.id, args: own(call, 'args') ? call.args : {} }, 0)),
-    h('label', null, ['payload (JSON, sent with your answer; edit it)', box]),
+    box ? h('label', null, ['payload (JSON, sent with your answer; edit it)', box]) : null,
     problem,
     h('div', { className: 'buttons' }, [approve, reject])
   ]);
@@ -48,6 +52,7 @@ function confirmationCard(entry) {
     var payload = parseJsonBox(box, problem, 'The payload');
     if (!payload.ok) return;
     approve.disabled = reject.disabled = true;
+    follow();
     var body = { callId: entry.callId, confirmed: confirmed };
     if (payload.value !== undefined) body.payload = payload.value;
     api('POST', sessionPath() + '/confirmations', body).catch(function (error) {
@@ -85,6 +90,7 @@ function longRunningCard(entry) {
       return;
     }
     send.disabled = true;
+    follow();
     api('POST', sessionPath() + '/responses', { callId: entry.callId, response: parsed.value }).catch(function (error) {
       send.disabled = false;
       problem.textContent = error.message;

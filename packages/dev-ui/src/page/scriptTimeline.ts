@@ -38,6 +38,42 @@ function renderTimeline() {
   ]));
   var now = serverNow();
   data.turns.slice().reverse().forEach(function (turn) { timelineEl.appendChild(renderTurn(turn, now)); });
+  fitLabels();
+}
+
+/**
+ * A bar too narrow for its label first tries its duration alone; then (a 3 ms model call) it shows
+ * the label beside the bar instead: after it, or
+ * before it, wherever it overlaps no other bar or label of the row. With no room on either side
+ * it shows none; its tooltip still says it all. Nothing is ever cut off.
+ */
+function fitLabels() {
+  timelineEl.querySelectorAll('.tl-track').forEach(function (track) {
+    var bars = Array.prototype.slice.call(track.querySelectorAll('.bar'));
+    var taken = bars.map(function (bar) { return [bar.offsetLeft, bar.offsetLeft + bar.offsetWidth]; });
+    function free(from, to) {
+      return from >= 0 && to <= track.clientWidth && taken.every(function (iv) { return to <= iv[0] || from >= iv[1]; });
+    }
+    bars.forEach(function (bar) {
+      if (bar.scrollWidth <= bar.clientWidth + 1) return;
+      var texts = Array.prototype.slice.call(bar.childNodes).filter(function (node) { return node.nodeType === 3; });
+      var short = bar.getAttribute('data-short');
+      if (short && texts.length === 1 && texts[0].data !== short) {
+        texts[0].data = short; // "waiting for approval · 358 ms" → "358 ms"
+        if (bar.scrollWidth <= bar.clientWidth + 1) return;
+      }
+      texts.forEach(function (node) { node.remove(); });
+      var outside = h('span', { className: 'bar-label ' + (bar.getAttribute('data-kind') || ''), title: bar.title }, bar.getAttribute('data-label') || '');
+      track.appendChild(outside);
+      var width = outside.offsetWidth;
+      var after = bar.offsetLeft + bar.offsetWidth + 3;
+      var before = bar.offsetLeft - width - 3;
+      var x = free(after, after + width) ? after : free(before, before + width) ? before : null;
+      if (x === null) { outside.remove(); return; }
+      outside.style.left = x + 'px';
+      taken.push([x, x + width]);
+    });
+  });
 }
 
 function spanEnd(span, now) {
@@ -142,6 +178,8 @@ function renderBar(span, scale, now) {
     'data-name': span.name,
     'data-call-id': span.callId,
     'data-wait': span.waitFor,
+    'data-label': label,
+    'data-short': took,
     title: title
   }, label);
   bar.style.left = (left * 100) + '%';
