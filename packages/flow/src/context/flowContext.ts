@@ -94,6 +94,16 @@ export class FlowContext implements RequestContext {
     return this.#source.logger;
   }
 
+  async getCredential(config: AuthConfig, options: { forceRefresh?: boolean } = {}): Promise<AuthCredential | undefined> {
+    const manager = this.#source.credentials;
+    if (!manager) return readyCredential(config);
+    return manager.getCredential(
+      config,
+      { appName: this.appName, userId: this.userId, sessionId: this.sessionId },
+      { signal: this.signal, forceRefresh: options.forceRefresh === true },
+    );
+  }
+
   async loadArtifact(filename: string, version?: number): Promise<Part | undefined> {
     return this.artifacts().loadArtifact({ ...this.sessionKey(), filename, version });
   }
@@ -193,14 +203,8 @@ export class ToolCallContext extends FlowContext implements ToolContext {
     this.actions.skipSummarization = true;
   }
 
-  async getCredential(config: AuthConfig, options: { forceRefresh?: boolean } = {}): Promise<AuthCredential | undefined> {
-    const credential = this.#credentials
-      ? await this.#credentials.getCredential(
-          config,
-          { appName: this.appName, userId: this.userId, sessionId: this.sessionId },
-          { signal: this.signal, forceRefresh: options.forceRefresh === true },
-        )
-      : readyCredential(config);
+  override async getCredential(config: AuthConfig, options: { forceRefresh?: boolean } = {}): Promise<AuthCredential | undefined> {
+    const credential = await super.getCredential(config, options);
     if (credential) this.#credential = credential;
     return credential;
   }

@@ -1,3 +1,4 @@
+import type { AuthConfig, AuthCredential } from '../auth/authTypes.js';
 import type { Content } from '../content/content.js';
 import type { ReadonlyState } from '../sessions/state.js';
 import type { Logger } from './logger.js';
@@ -17,4 +18,9 @@ export interface ReadonlyContext {
   readonly context: RunContext;
   /** The runner's logger; report warnings here, never on stdout. */
   readonly logger: Logger;
+  /**
+   * The user's ready credential for the config, or `undefined` (see `ToolContext.getCredential`):
+   * a toolset lists per user with it (an MCP server behind OAuth). Present on the flow's contexts.
+   */
+  getCredential?(config: AuthConfig, options?: { forceRefresh?: boolean }): Promise<AuthCredential | undefined>;
 }
