@@ -47,15 +47,20 @@ export function agentTool(agent: BaseAgent, options: AgentToolOptions = {}): Age
   if (!(agent instanceof BaseAgent))
     throw new ConfigError(`agentTool: expected an agent (LlmAgent, SequentialAgent, …), got ${agent === null ? 'null' : typeof agent}.`);
   const llm = agent instanceof LlmAgent ? agent : undefined;
+  const input = declaredSchema(agent);
   const declaration: FunctionDeclaration = {
     name: agent.name,
     description: agent.description,
-    parametersJsonSchema: declaredSchema(agent)?.jsonSchema ?? REQUEST_PARAMETERS,
+    parametersJsonSchema: input?.jsonSchema ?? REQUEST_PARAMETERS,
   };
 
   const message = async (ctx: ToolContext, args: Record<string, unknown>): Promise<string> => {
-    const input = llm?.inputSchemaCheck;
+    // The schema declared is the schema checked (a workflow agent's comes from its first sub-agent).
     if (input) {
+      const undeclared = undeclaredKey(input.jsonSchema, args);
+      // AT-3: every key must be a declared property; the child never sees one the schema does not name.
+      if (undeclared !== undefined)
+        throw new Error(`argument validation failed for agent ${agent.name}: input arg: '${JSON.stringify(undeclared.slice(0, 100))}' does not exist in schema properties`);
       const checked = await input.validate(args, ctx.signal);
       if (!checked.ok) throw new Error(`argument validation failed for agent ${agent.name}: ${checked.problems.join('; ')}`);
       // The child reads what the schema handed on (a Standard Schema's output: defaults, transforms).
@@ -110,6 +115,19 @@ function declaredSchema(agent: BaseAgent): SchemaCheck | undefined {
   if (agent instanceof LlmAgent) return agent.inputSchemaCheck;
   const first = agent.subAgents[0];
   return first ? declaredSchema(first) : undefined;
+}
+
+/**
+ * The first argument the schema does not declare as a property (AT-3), unless the schema itself
+ * allows more (`additionalProperties` other than `false`, `patternProperties`).
+ */
+function undeclaredKey(schema: Record<string, unknown>, args: Record<string, unknown>): string | undefined {
+  const extra = schema.additionalProperties;
+  if ((extra !== undefined && extra !== false) || schema.patternProperties !== undefined) return undefined;
+  // A union or a reference at the top declares its keys elsewhere: the validation decides.
+  if (['anyOf', 'oneOf', 'allOf', '$ref', 'if'].some((keyword) => schema[keyword] !== undefined)) return undefined;
+  const properties = typeof schema.properties === 'object' && schema.properties !== null ? (schema.properties as Record<string, unknown>) : {};
+  return Object.keys(args).find((key) => !Object.hasOwn(properties, key));
 }
 
 /** Copies the keys the child changed (not `temp:` ones) into the parent's state. */
