@@ -4,7 +4,7 @@ export { OpenApiToolset, openApiToolset } from './openApiToolset.js';
 export type { OpenApiRequireConfirmation, HeaderSource } from './openApiTool.js';
 export { OpenApiTool } from './openApiTool.js';
 export type { OperationInfo, HttpMethod } from './operations.js';
-export type { AuthOptions, CredentialSource, StaticCredential } from './auth.js';
+export type { AuthOptions, CredentialSource, OAuthClientCredential, StaticCredential } from './auth.js';
 export type { ApiResponse } from './sendRequest.js';
 export type { SpecSource } from './loadSpec.js';
 export { OpenApiSpecError } from './errors.js';

@@ -47,7 +47,7 @@ export function operationSchema(
   hidden: HiddenParameters,
   limits: SchemaLimits,
   openapi30: boolean,
-): { schema: JsonNode; plan: ArgumentPlan; cut: boolean } {
+): { schema: JsonNode; plan: ArgumentPlan } {
   const converter = new SchemaConverter(limits, openapi30);
   const properties: JsonNode = {};
   const required: string[] = [];
@@ -68,7 +68,6 @@ export function operationSchema(
       .filter((part): part is string => typeof part === 'string' && part.length > 0)
       .map((part) => cut(part, 500))
       .join(' ');
-    // Path parameters are strings in the URL whatever their schema; other types are kept.
     setOwn(properties, key, schema);
     if (parameter.required) required.push(key);
     slots.push({ key, parameter, json: contentSchema !== undefined });
@@ -93,7 +92,7 @@ export function operationSchema(
   }
   const schema: JsonNode = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
-  return { schema, plan: body ? { parameters: slots, body } : { parameters: slots }, cut: converter.cut };
+  return { schema, plan: body ? { parameters: slots, body } : { parameters: slots } };
 }
 
 function isHidden(parameter: ParameterObject, hidden: HiddenParameters): boolean {

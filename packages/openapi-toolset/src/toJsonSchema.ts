@@ -38,8 +38,6 @@ const SCHEMA_SINGLE = ['items', 'additionalProperties', 'not'] as const;
 /** The state of converting the schemas of one operation. */
 export class SchemaConverter {
   private nodes = 0;
-  /** Set when a schema was cut (a cycle, depth or size), for a note in the description. */
-  cut = false;
 
   constructor(
     private readonly limits: SchemaLimits,
@@ -68,7 +66,6 @@ export class SchemaConverter {
     // An external $ref left by the parser (external references are never followed).
     if (typeof source.$ref === 'string') return { description: `See ${String(source.$ref).slice(0, 200)}.` };
     if (ancestors.has(source) || depth >= this.limits.maxDepth || ++this.nodes > this.limits.maxNodes) {
-      this.cut = true;
       return cutNode(source, ancestors.has(source) ? 'a recursive structure' : 'a deeply nested structure');
     }
     ancestors.add(source);

@@ -85,7 +85,7 @@ describe('requests', () => {
     }
   });
 
-  it('an API key in the query and one in a cookie are sent; the request label in errors has no query (the API's own body is quoted as it came)', async () => {
+  it("an API key in the query and one in a cookie are sent; the request label in errors has no query (the API's own body is quoted as it came)", async () => {
     server = await startServer(new Hono().all('*', async (c) => c.json({ query: new URL(c.req.url).search, cookie: c.req.header('cookie') ?? null }, c.req.path === '/missing' ? 404 : 200)));
     const toolset = openApiToolset({
       spec: spec(
@@ -106,6 +106,14 @@ describe('requests', () => {
     expect(responses[2]!.response!.error).toBe(
       'GET /missing answered HTTP 404: {"query":"?api_key=qk-123","cookie":"sid=ck%20456"}. Check the identifiers in the arguments.',
     );
+  });
+
+  it('a spec read from a URL: a relative server URL is resolved against it', async () => {
+    const description = spec({ '/ping': { get: { operationId: 'ping', responses: ok } } }, { servers: [{ url: '/api/v3' }] });
+    server = await startServer(new Hono().get('/specs/openapi.json', (c) => c.json(description)).get('/api/v3/ping', (c) => c.json({ pong: true })));
+    const toolset = openApiToolset({ spec: `${server.url}/specs/openapi.json`, allowPrivateAddresses: ['127.0.0.1'] });
+    const { responses } = await runCalls(toolset, [{ name: 'ping', args: {} }]);
+    expect(responses[0]!.response).toMatchObject({ status: 200, body: { pong: true } });
   });
 
   it('a form body is sent url-encoded; a text body as it is', async () => {
