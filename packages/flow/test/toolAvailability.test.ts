@@ -273,3 +273,21 @@ describe('#23 point 10: a tool schema that cannot be sent refuses that tool, nam
     expect(declarations[1]!.parametersJsonSchema).toEqual(typebox);
   });
 });
+
+describe('#23 point 9 inside a sub-agent call', () => {
+  it('a single-turn sub-agent whose toolset fails still answers its parent; the warning reaches the parent\'s logger', async () => {
+    const logger = capturingLogger();
+    const worker = new LlmAgent({
+      name: 'worker',
+      description: 'does the work',
+      mode: 'single_turn',
+      model: new ScriptedModel([textResponse('worked without it')]),
+      toolsets: [toolset('flaky', async () => Promise.reject(new Error('down')))],
+    });
+    const model = new ScriptedModel([functionCallResponse([{ name: 'worker', args: { request: 'go' } }]), textResponse('done')]);
+    const events = await run(new LlmAgent({ name: 'boss', model, subAgents: [worker] }), logger);
+    const response = events.find((event) => event.content?.parts?.some((part) => part.functionResponse))!.content!.parts![0]!.functionResponse!.response;
+    expect(response).toEqual({ result: 'worked without it' });
+    expect(logger.warnings).toEqual(['adkit: agent "worker": Toolset "flaky" is left out: it failed to list its tools: down']);
+  });
+});

@@ -18,6 +18,7 @@ import type { ArtifactService } from '../services/artifactService.js';
 import type { MemoryService } from '../services/memoryService.js';
 import { InMemorySessionService } from '../sessions/inMemorySessionService.js';
 import { STATE_PREFIX } from '../sessions/state.js';
+import { STEP_PROBLEM_CODES } from '../llmFlow/stepProblem.js';
 
 /** What a paused sub-agent call saves in its call's resume slot (`ctx.setResumeState`). */
 interface SubAgentPause {
@@ -117,7 +118,8 @@ export async function callSubAgent(agent: BaseAgent, ctx: ToolContext, input: Su
   }
   if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('cancelled');
 
-  const failed = produced.find((event) => event.errorCode || event.errorMessage);
+  // A part the child left out (a toolset that failed to list, a refused tool) is not a failure of the child.
+  const failed = produced.find((event) => (event.errorCode || event.errorMessage) && !STEP_PROBLEM_CODES.has(event.errorCode ?? ''));
   if (failed)
     return {
       kind: 'error',
