@@ -21,5 +21,6 @@ export { TOOL_TRACE_CONTEXT } from './callMeta.js';
 export type { McpElicitationRequest, McpElicitationAnswer, McpElicitationHandler, McpElicitationOptions } from './elicitation.js';
 export type { PendingElicitation } from './pendingElicitations.js';
 export { pendingElicitations, createElicitationReply } from './pendingElicitations.js';
+export type { McpToolChange, McpToolField, McpPinToolsOptions } from './toolPins.js';
 export type { InlineMediaRule, InlineMediaInfo } from './mediaShelf.js';
 export { defaultInlineMedia } from './mediaShelf.js';

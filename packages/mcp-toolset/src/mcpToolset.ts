@@ -6,6 +6,7 @@ import { assertServerConfig, type McpServerConfig } from './mcpServerConfig.js';
 import type { McpCallMeta } from './callMeta.js';
 import type { McpElicitationOptions } from './elicitation.js';
 import { elicitingCalls } from './elicitationOptions.js';
+import { ToolPins, type McpPinToolsOptions } from './toolPins.js';
 import { McpTool, ResumableMcpTool, type McpRequireConfirmation, type McpToolShared } from './mcpTool.js';
 import { ServerConnections, type HeaderSet } from './serverConnections.js';
 import { assertOptions, toolsetSettings, type McpConnectionOptions, type ToolsetSettings } from './toolsetSettings.js';
@@ -28,6 +29,11 @@ export interface McpToolsetOptions extends McpConnectionOptions {
   elicitation?: McpElicitationOptions;
   /** Adds entries to each `tools/call`'s `_meta`, after the W3C trace context of the call's span. */
   meta?: McpCallMeta;
+  /**
+   * Pins each tool's definition the first time it is seen (in app state); a tool the server later
+   * changes is refused until `approve` says yes (see `McpPinToolsOptions`).
+   */
+  pinTools?: boolean | McpPinToolsOptions;
 }
 
 const DEFAULT_NAME = 'mcp_tool_set';
@@ -44,6 +50,7 @@ const connectionsOf = new WeakMap<McpToolset, { connections: ServerConnections; 
 export class McpToolset extends BaseToolset {
   private readonly shared: McpToolShared;
   private readonly converted = new WeakMap<readonly SdkTool[], Tool[]>();
+  private readonly pins?: ToolPins;
 
   constructor(server: McpServerConfig, options: McpToolsetOptions = {}) {
     assertOptions('mcpToolset', options);
@@ -55,6 +62,10 @@ export class McpToolset extends BaseToolset {
     const requireConfirmation = options.requireConfirmation ?? false;
     if (typeof requireConfirmation !== 'boolean' && typeof requireConfirmation !== 'function')
       throw new ConfigError(`${owner}: requireConfirmation must be true, false or a function (toolName, args, ctx) => boolean.`);
+    const pinTools = options.pinTools ?? false;
+    if (typeof pinTools !== 'boolean' && (typeof pinTools !== 'object' || pinTools === null || (pinTools.approve !== undefined && typeof pinTools.approve !== 'function')))
+      throw new ConfigError(`${owner}: pinTools must be true, false or {approve: (change, ctx) => boolean}.`);
+    if (pinTools !== false) this.pins = new ToolPins(owner, name, pinTools === true ? {} : pinTools);
     const elicitation = elicitingCalls(owner, options.elicitation);
     const meta = options.meta;
     if (meta !== undefined && typeof meta !== 'function')
@@ -86,12 +97,16 @@ export class McpToolset extends BaseToolset {
       tools = this.convert(definitions, set, ctx);
       this.converted.set(definitions, tools);
     }
-    return tools;
+    return this.pins ? this.pins.check(definitions, tools, ctx) : tools;
   }
 
-  /** Hands the media of the calls just answered to the model as inline data (see `InlineMediaRule`). */
+  /**
+   * Hands the media of the calls just answered to the model as inline data (see `InlineMediaRule`),
+   * and saves the tool definitions pinned in this step (`pinTools`).
+   */
   async processRequest(ctx: RequestContext, request: LlmRequest): Promise<void> {
     this.shared.shelf.attach(ctx.invocationId, request);
+    this.pins?.record(ctx);
   }
 
   /** Ends every session and stops stdio servers; a later use connects again. */
