@@ -101,6 +101,30 @@ describe('hostile descriptions', () => {
     await expect(openApiToolset({ spec: join(dir, 'missing.yaml') }).tools(listingContext())).rejects.toThrow(/cannot read the spec file ".*missing\.yaml": ENOENT/);
   });
 
+  it('in an agent, a toolset whose description fails is left out with a warning; the other tools still run', async () => {
+    const { InMemoryRunner, LlmAgent, createUserContent, getFunctionResponses } = await import('@adkit/flow');
+    const { ScriptedModel, functionCallResponse, textResponse } = await import('@adkit/flow/testing');
+    const { BaseTool } = await import('@adkit/tool');
+    class Ping extends BaseTool {
+      declaration() {
+        return { name: 'ping', description: 'Ping.', parametersJsonSchema: { type: 'object', properties: {} } };
+      }
+      async run() {
+        return { pong: true };
+      }
+    }
+    const ping = new Ping({ name: 'ping', description: 'Ping.' });
+    const broken = openApiToolset({ spec: { swagger: '2.0', info: { title: 'old', version: '1' }, paths: {} }, name: 'legacy' });
+    const model = new ScriptedModel([functionCallResponse([{ name: 'ping', args: {} }]), textResponse('pong')]);
+    const warnings: string[] = [];
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model, tools: [ping], toolsets: [broken] }), autoCreateSession: true, logger: { warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) } });
+    const events = [];
+    for await (const event of runner.runAsync({ userId: 'u1', sessionId: 's1', newMessage: createUserContent('ping') })) events.push(event);
+    expect(events.flatMap((e) => getFunctionResponses(e)).map((r) => r.response)).toEqual([{ pong: true }]);
+    expect(model.requests[0]!.config.tools![0]!.functionDeclarations!.map((d) => d.name)).toEqual(['ping']);
+    expect(warnings.join('\n')).toContain('Swagger 2.0; only OpenAPI 3.0 and 3.1 are supported');
+  });
+
   it('a YAML description from a file, and the first failed listing is retried on the next call', async () => {
     const file = join(dir, 'petstore.yaml');
     writeFileSync(file, 'openapi: 3.0.3\ninfo: {title: y, version: "1"}\nservers: [{url: "https://y.example.com"}]\npaths:\n  /a:\n    get: {operationId: getA, responses: {"200": {description: ok}}}\n');
