@@ -1,4 +1,4 @@
-import { appendInstructions, errorMessage } from '@adkit/flow';
+import { appendInstructions, errorMessage, quoted } from '@adkit/flow';
 import type { Content, FunctionDeclaration, LlmRequest, RequestContext, ToolContext } from '@adkit/flow';
 import { BaseTool, ToolError } from '@adkit/tool';
 import { partForModel } from './partForModel.js';
@@ -65,7 +65,7 @@ class LoadArtifactsTool extends BaseTool {
         try {
           return partForModel(await ctx.loadArtifact(name), name);
         } catch (error) {
-          throw new Error(`failed to load artifact ${name}: ${errorMessage(error)}`, { cause: error });
+          throw new Error(`failed to load artifact ${quoted(name)}: ${errorMessage(error)}`, { cause: error });
         }
       }),
     );
@@ -107,7 +107,7 @@ const LISTED_NAMES = 20;
 
 /** The names quoted, the first 20 of them and a count of the rest, so an error stays short. */
 function someNames(names: readonly string[]): string {
-  const listed = names.slice(0, LISTED_NAMES).map((n) => JSON.stringify(n)).join(', ');
+  const listed = names.slice(0, LISTED_NAMES).map((n) => JSON.stringify(quoted(n))).join(', ');
   return names.length > LISTED_NAMES ? `${listed} and ${names.length - LISTED_NAMES} more` : listed;
 }
 

@@ -86,6 +86,7 @@ export {
   isAdkitError,
   errorMessage,
 } from './errors.js';
+export { quoted } from './llmFlow/quoted.js';
 export type {
   Awaitable,
   ToolResult,

@@ -26,6 +26,7 @@ describe('@adkit/flow exports', () => {
         'CREDENTIAL_FORMAT_VERSION', 'REQUEST_CREDENTIAL_FUNCTION', 'credentialKeyOf', 'pendingCredentialRequestsIn',
         'readyCredential', 'redactAuthConfig', 'redactCredential', 'scanCredentialRequests',
         'SchemaCheck', 'formatStandardIssues', 'isStandardSchema',
+        'quoted',
       ].sort(),
     );
   });

@@ -1,4 +1,4 @@
-import { errorMessage, type Content, type LlmRequest, type Part } from '@adkit/flow';
+import { errorMessage, quoted, type Content, type LlmRequest, type Part } from '@adkit/flow';
 import { mimeTypeOf } from './mimeType.js';
 import { BINARY_RESOURCE_NOTE } from './loadSkillResourceTool.js';
 import type { LoadResourceOptions, SkillSource } from './skillSource.js';
@@ -32,7 +32,7 @@ export async function attachBinaryResources(
         const bytes = await source.loadResource(skill, path, options);
         return { role: 'user', parts: [intro, { inlineData: { mimeType: mimeTypeOf(path), data: Buffer.from(bytes).toString('base64') } }] };
       } catch (error) {
-        return { role: 'user', parts: [{ text: `Resource "${path}" of skill "${skill}" could not be attached: ${errorMessage(error)}` }] };
+        return { role: 'user', parts: [{ text: `Resource "${quoted(path)}" of skill "${quoted(skill)}" could not be attached: ${errorMessage(error)}` }] };
       }
     }),
   );

@@ -1,4 +1,4 @@
-import { AdkitError } from '@adkit/flow';
+import { AdkitError, quoted } from '@adkit/flow';
 
 /**
  * Stable codes of the skill errors (SK-5's sentinel errors, plus the size limit and a skills
@@ -41,13 +41,12 @@ export function isSkillError(value: unknown, code?: SkillErrorCode): value is Sk
   return code === undefined || (value as SkillError).code === code;
 }
 
-/** `SKILL_NOT_FOUND` for a name (shown cut to 100 characters), with why when known. */
+/** `SKILL_NOT_FOUND` for a name (quoted: cut to 100 characters), with why when known. */
 export function skillNotFound(name: string, why?: string): SkillError {
-  const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
-  return new SkillError('SKILL_NOT_FOUND', `skill "${shown}" not found${why ? ` (${why})` : ''}`, { skillName: name });
+  return new SkillError('SKILL_NOT_FOUND', `skill "${quoted(name)}" not found${why ? ` (${why})` : ''}`, { skillName: name });
 }
 
 /** `SKILL_RESOURCE_NOT_FOUND` for a skill's cleaned resource path. */
 export function resourceNotFound(skill: string, path: string): SkillError {
-  return new SkillError('SKILL_RESOURCE_NOT_FOUND', `resource "${path}" not found in skill "${skill}"`, { skillName: skill });
+  return new SkillError('SKILL_RESOURCE_NOT_FOUND', `resource "${quoted(path)}" not found in skill "${quoted(skill)}"`, { skillName: skill });
 }

@@ -2,7 +2,7 @@ import { readdirSync, statSync, type Stats } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, errorMessage, stderrLogger } from '@adkit/flow';
+import { ConfigError, errorMessage, quoted, stderrLogger } from '@adkit/flow';
 import { SkillError, isSkillError, resourceNotFound, skillNotFound } from './errors.js';
 import { parseSkillMd } from './parseSkillMd.js';
 import { frontmatterKey, HEAD_BYTES, readSkillHead } from './readSkillHead.js';
@@ -178,7 +178,7 @@ class FolderSource implements FileSystemSource {
     if (!real.startsWith(base + sep))
       throw new SkillError(
         'SKILL_INVALID_RESOURCE_PATH',
-        `invalid resource path "${cleaned}" for skill "${name}": it leaves the skill folder through a symbolic link`,
+        `invalid resource path "${quoted(cleaned, 200)}" for skill "${quoted(name)}": it leaves the skill folder through a symbolic link`,
         { skillName: name },
       );
     return (await readLimited(real, options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES, name, cleaned, true)).bytes;

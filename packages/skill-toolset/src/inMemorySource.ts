@@ -1,4 +1,4 @@
-import { ConfigError, errorMessage, stderrLogger } from '@adkit/flow';
+import { ConfigError, errorMessage, quoted, stderrLogger } from '@adkit/flow';
 import { SkillError, resourceNotFound, skillNotFound } from './errors.js';
 import { cleanResourcePath } from './resourcePath.js';
 import type { SkillFrontmatter } from './skillFrontmatter.js';
@@ -97,7 +97,7 @@ class MemorySource implements SkillSource {
     if (!bytes) throw resourceNotFound(name, cleaned);
     const limit = options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
     if (bytes.length > limit)
-      throw new SkillError('SKILL_RESOURCE_TOO_LARGE', `resource '${cleaned}' from skill '${name}' is too large (limit: ${limit} bytes)`, {
+      throw new SkillError('SKILL_RESOURCE_TOO_LARGE', `resource '${quoted(cleaned, 200)}' from skill '${quoted(name)}' is too large (limit: ${limit} bytes)`, {
         skillName: name,
       });
     return bytes.slice();

@@ -1,4 +1,4 @@
-import { errorMessage } from '@adkit/flow';
+import { errorMessage, quoted } from '@adkit/flow';
 import { functionTool, type FunctionTool } from '@adkit/function-tool';
 import { ToolError } from '@adkit/tool';
 import Type from 'typebox';
@@ -31,14 +31,14 @@ export function loadSkillResourceTool(source: SkillSource, maxBytes: number): Fu
     execute: async ({ skill_name: skill, resource_path: path }, ctx) => {
       const fail = (message: string, cause?: unknown) => new ToolError(message, { toolName: 'load_skill_resource', cause });
       if (skill === '') throw fail('skill name is required to load a resource');
-      if (path === '') throw fail(`resource path is required to load a resource for skill "${skill}"`);
+      if (path === '') throw fail(`resource path is required to load a resource for skill "${quoted(skill)}"`);
       let bytes: Uint8Array;
       try {
         bytes = await source.loadResource(skill, path, { logger: ctx.logger, signal: ctx.signal, maxBytes });
       } catch (error) {
         // The size limit has its own message (SK-10); the rest say which call failed.
         if (isSkillError(error, 'SKILL_RESOURCE_TOO_LARGE')) throw fail(error.message, error);
-        throw fail(`load resource '${path}' from skill '${skill}': ${errorMessage(error)}`, error);
+        throw fail(`load resource '${quoted(path)}' from skill '${quoted(skill)}': ${errorMessage(error)}`, error);
       }
       const content = asText(bytes);
       if (content !== undefined) return { skill_name: skill, path, ...(content ? { content } : {}) };

@@ -1,4 +1,4 @@
-import { errorMessage } from '@adkit/flow';
+import { errorMessage, quoted } from '@adkit/flow';
 import { functionTool, type FunctionTool } from '@adkit/function-tool';
 import { ToolError } from '@adkit/tool';
 import Type from 'typebox';
@@ -24,7 +24,7 @@ export function loadSkillTool(source: SkillSource, toolsetName: string): Functio
       try {
         await source.loadFrontmatter(name, options);
       } catch (error) {
-        throw failure(`load frontmatter for skill "${name}"`, error);
+        throw failure(`load frontmatter for skill "${quoted(name)}"`, error);
       }
       let instructions: string;
       let frontmatter: SkillFrontmatter;
@@ -33,7 +33,7 @@ export function loadSkillTool(source: SkillSource, toolsetName: string): Functio
         // Loading the instructions re-reads SKILL.md; this is the frontmatter that goes with them.
         frontmatter = await source.loadFrontmatter(name, options);
       } catch (error) {
-        throw failure(`load instructions for skill "${name}"`, error);
+        throw failure(`load instructions for skill "${quoted(name)}"`, error);
       }
       recordLoadedSkill(ctx, toolsetName, frontmatter.name);
       return {

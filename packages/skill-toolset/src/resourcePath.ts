@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { quoted } from '@adkit/flow';
 import { SkillError } from './errors.js';
 
 /** The longest resource path accepted, in characters. */
@@ -31,6 +32,5 @@ export function cleanResourcePath(skillName: string, path: string, folders?: rea
 }
 
 function display(path: string): string {
-  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-  return shown.replace(/[\0-\x1f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return quoted(path, 200).replace(/[\0-\x1f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

@@ -2,6 +2,7 @@ import type { BaseAgent } from './baseAgent.js';
 import type { FunctionDeclaration } from '../content/content.js';
 import { LlmAgent } from './llmAgent.js';
 import type { RunnableTool } from '../tools/tool.js';
+import { quoted } from '../llmFlow/quoted.js';
 
 /** The function the flow adds for handing the conversation to another agent (BT-8). */
 export const TRANSFER_TO_AGENT = 'transfer_to_agent';
@@ -60,7 +61,7 @@ export function transferToAgentTool(targets: readonly BaseAgent[]): RunnableTool
         throw new Error(`${TRANSFER_TO_AGENT} needs agent_name, one of: ${names.join(', ')}.`);
       // FL-5 step 6: only the targets this step offered; another agent of the tree is refused.
       if (!names.includes(name))
-        throw new Error(`Cannot transfer to agent "${name}": it is not a transfer target here. Allowed targets: ${names.join(', ')}.`);
+        throw new Error(`Cannot transfer to agent "${quoted(name)}": it is not a transfer target here. Allowed targets: ${names.join(', ')}.`);
       ctx.actions.transferToAgent = name;
       return {};
     },

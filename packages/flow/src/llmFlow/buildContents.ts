@@ -2,6 +2,7 @@ import type { Content, FunctionCall, FunctionResponse, Part } from '../content/c
 import type { Event } from '../content/event.js';
 import { CLIENT_FUNCTION_CALL_ID_PREFIX } from '../content/ids.js';
 import { deepFreeze } from '../sessions/deepFreeze.js';
+import { quoted } from './quoted.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 
 /** The function name of confirmation requests and replies; the flow's own are kept out of model history (FL-1 #7). */
@@ -69,12 +70,12 @@ const MAX_LATE_ARGS = 1000;
  * `Update from function <name>: <response>` shape; the second names the call it answers.
  */
 export function lateAnswerText(call: FunctionCall | undefined, response: FunctionResponse): string {
-  const args = JSON.stringify(call?.args ?? {});
-  const shownArgs = args.length <= MAX_LATE_ARGS ? args : `${args.slice(0, MAX_LATE_ARGS)}…`;
-  const id = response.id && !response.id.startsWith(CLIENT_FUNCTION_CALL_ID_PREFIX) ? ` (id ${response.id})` : '';
+  const args = quoted(JSON.stringify(call?.args ?? {}), MAX_LATE_ARGS);
+  const name = quoted(response.name);
+  const id = response.id && !response.id.startsWith(CLIENT_FUNCTION_CALL_ID_PREFIX) ? ` (id ${quoted(response.id)})` : '';
   return (
-    `Update from function ${response.name}: ${JSON.stringify(response.response ?? {})}\n` +
-    `This is the latest answer to your earlier call ${response.name}(${shownArgs})${id}.`
+    `Update from function ${name}: ${JSON.stringify(response.response ?? {})}\n` +
+    `This is the latest answer to your earlier call ${name}(${args})${id}.`
   );
 }
 

@@ -2,9 +2,12 @@
 const MAX_QUOTED = 100;
 
 /**
- * A name as messages quote it: whole up to 100 characters, else its first 100 and `…`, so a
- * hostile name (a megabyte of it) never rides along in every later request and log line.
+ * Text as messages quote it: whole up to `max` characters (100 by default, for names), else its
+ * first `max` and `…`, so a hostile name or value (a megabyte of it) never rides along in every
+ * later request and log line (#23 point 19). Every message that echoes what a model, a client or
+ * a server sent goes through this one helper: tool, agent, artifact, skill and resource names,
+ * argument keys, late answers' arguments.
  */
-export function quoted(name: string): string {
-  return name.length <= MAX_QUOTED ? name : `${name.slice(0, MAX_QUOTED)}…`;
+export function quoted(text: string, max = MAX_QUOTED): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

@@ -1,3 +1,5 @@
+import { quoted } from '../llmFlow/quoted.js';
+
 /** One validation error as TypeBox reports it (`Validator.Errors`). */
 export interface SchemaError {
   keyword: string;
@@ -44,8 +46,8 @@ export function formatSchemaPath(instancePath: string): string {
 
 function joinPath(path: string, key: string): string {
   if (/^\d+$/.test(key)) return `${path}[${key}]`;
-  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return path ? `${path}.${key}` : key;
-  return `${path}[${JSON.stringify(key)}]`;
+  if (key.length <= 100 && /^[A-Za-z_$][\w$-]*$/.test(key)) return path ? `${path}.${key}` : key;
+  return `${path}[${JSON.stringify(quoted(key))}]`;
 }
 
 function childPath(instancePath: string, key: string): string {
