@@ -113,11 +113,12 @@ async function* runStep(
   let actions = createEventActions();
   const problems: StepProblem[] = [];
   try {
+    // Consents complete before the tools are listed (a toolset may list with the new credential).
+    yield* resumeCredentialCalls(context, async () => (await resolver.resolve(new FlowContext(context))).tools, callbacks, agent);
+    if (context.signal.aborted || context.endInvocation) return;
     const resolved = await resolver.resolve(new FlowContext(context));
     if (context.signal.aborted) return;
     for (const problem of resolver.unreported(resolved.problems)) yield reportProblem(context, problem);
-    yield* resumeCredentialCalls(context, resolved.tools, callbacks, agent);
-    if (context.signal.aborted || context.endInvocation) return;
     yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent);
     if (context.signal.aborted || context.endInvocation) return;
     yield* resumePausedCalls(context, resolved.tools, callbacks, agent);

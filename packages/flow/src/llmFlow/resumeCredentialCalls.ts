@@ -38,7 +38,7 @@ interface Reply {
  */
 export async function* resumeCredentialCalls(
   context: InvocationContext,
-  tools: readonly Tool[],
+  resolveTools: () => Promise<readonly Tool[]>,
   callbacks: ToolCallbacks,
   agent: LlmAgent,
 ): AsyncGenerator<Event, void, undefined> {
@@ -58,11 +58,11 @@ export async function* resumeCredentialCalls(
   const replies = parseReplies(replyEvent.invocationId === context.invocationId ? (context.credentialReplies ?? replyEvent.content) : replyEvent.content);
   if (replies.length === 0) return;
   const scan = scanCredentialRequests(events.slice(0, replyIndex));
-  const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   const calls: FunctionCall[] = [];
   const resumeStates: Record<string, unknown> = {};
   const refusals = new Map<string, string>();
   const completions: { call: FunctionCall; request: AuthConfig; reply: CredentialReply }[] = [];
+  const started: FunctionCall[] = [];
 
   for (const { requestId, reply } of replies) {
     const invalid = scan.refused.get(requestId);
@@ -93,17 +93,15 @@ export async function* resumeCredentialCalls(
       yield refuse('CREDENTIAL_REFUSED', `Credential reply "${requestId}" refused: ${digestProblem}. Nothing was run.`);
       return;
     }
-    const tool = toolsByName.get(call.name);
-    if (startedBetween(events, callId, request.index + 1, replyIndex) && !tool?.idempotent) refusals.set(callId, interruptedMessage(call));
+    if (startedBetween(events, callId, request.index + 1, replyIndex)) started.push(call);
     else if (reply) completions.push({ call, request: request.authConfig, reply });
     resumeStates[callId] = resumeStateOf(events, callId, replyIndex);
     calls.push(call);
   }
   if (calls.length === 0) return;
 
-  const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
-  if (starting.length > 0) yield startedEvent(context, starting);
-  if (context.signal.aborted) return;
+  // The consents complete before the tools are listed: a toolset that lists per user (an MCP server
+  // behind OAuth) lists with the new credential, so the paused call's tool is there.
   const scope = { appName: context.appName, userId: context.userId, sessionId: context.session.id };
   for (const { call, request, reply } of completions) {
     try {
@@ -114,6 +112,12 @@ export async function* resumeCredentialCalls(
       refusals.set(call.id!, `Authorization for tool "${call.name}" failed: ${errorMessage(error)}. The tool did not run; ask the user whether to try again.`);
     }
   }
+  const toolsByName = new Map((await resolveTools()).map((tool) => [tool.name, tool]));
+  // A resume that started before (a crash while the call ran) runs again only for an idempotent tool.
+  for (const call of started) if (!toolsByName.get(call.name)?.idempotent) refusals.set(call.id!, interruptedMessage(call));
+  const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
+  if (starting.length > 0) yield startedEvent(context, starting);
+  if (context.signal.aborted) return;
   const available: Record<string, Tool> = {};
   for (const call of calls) {
     const tool = toolsByName.get(call.name);
