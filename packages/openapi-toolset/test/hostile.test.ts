@@ -195,6 +195,26 @@ describe('hostile servers', () => {
     await expect.poll(() => aborted).toBe(true);
   });
 
+  it('a server killed mid-answer: the call fails with the network reason, and the run goes on', async () => {
+    const { createServer } = await import('node:http');
+    const raw = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"partial":');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const port = (raw.address() as { port: number }).port;
+    try {
+      const toolset = openApiToolset({ spec: streamSpec, baseUrl: `http://127.0.0.1:${port}`, allowPrivateAddresses: ['127.0.0.1'] });
+      const { responses, events } = await runCalls(toolset, [{ name: 'getBig', args: {} }]);
+      expect(String(responses[0]!.response!.error)).toMatch(/^Tool "getBig" could not call GET \/big: the request failed \(.+\)\.$/);
+      expect(events.at(-1)!.content!.parts![0]!.text).toBe('done');
+    } finally {
+      raw.closeAllConnections();
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
   it('binary answers are described, not dumped; a 500 tells the model to retry later', async () => {
     const app = new Hono()
       .get('/big', () => new Response(new Uint8Array([0, 1, 2, 3]), { headers: { 'content-type': 'image/png' } }))
