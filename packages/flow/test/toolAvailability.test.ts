@@ -35,7 +35,7 @@ async function run(agent: LlmAgent, logger: Logger, text = 'go'): Promise<Event[
   return events;
 }
 
-const declaredNames = (request: LlmRequest) => (request.config.tools ?? []).flatMap((entry) => entry.functionDeclarations ?? []).map((d) => d.name);
+const declaredNames = (request: Pick<LlmRequest, 'config'>) => (request.config.tools ?? []).flatMap((entry) => entry.functionDeclarations ?? []).map((d) => d.name);
 const errors = (events: Event[]) => events.filter((event) => event.errorCode).map((event) => [event.errorCode, event.errorMessage]);
 
 function toolset(name: string, tools: () => Promise<unknown>): Toolset {

@@ -70,7 +70,7 @@ function guardedBody(source: ReadableStream<Uint8Array>, guard: FetchGuard): Rea
     async pull(controller) {
       const idle = guard.idleTimeoutMs;
       if (idle !== undefined) timer = setTimeout(() => stop(controller, new ResponseStalledError(idle)), idle);
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {
         chunk = await reader.read();
       } catch (error) {
