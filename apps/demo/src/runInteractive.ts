@@ -31,8 +31,9 @@ const HELP =
 
 /**
  * `npm run demo -- --interactive`: a chat with the assistant. After each turn the chat asks you
- * about what waits — approve or reject a call (and edit its payload), or answer a long-running
- * call as the manager, or leave it for later. With `--db` it resumes your latest session, pending
+ * about what newly waits — approve or reject a call (and edit its payload), or answer a
+ * long-running call as the manager, or leave it for later; what you leave for later is asked
+ * again only when you type `/pending`. With `--db` it resumes your latest session, pending
  * approvals included.
  */
 export async function runInteractive(options: InteractiveOptions): Promise<void> {
@@ -47,11 +48,15 @@ export async function runInteractive(options: InteractiveOptions): Promise<void>
     if (options.echo) output.line(line ?? '');
     return line;
   };
+  // What you left for later stays there until you type /pending: it is not asked again after every turn.
+  const deferred = new Set<string>();
+  const answer = (conversation: Conversation, includeDeferred = false) =>
+    answerWhatWaits(app, conversation, ask, output, style, { deferred, includeDeferred });
   try {
     for (const line of app.header()) output.line(line);
     output.line(style.dim(HELP));
     let conversation = await startConversation(app, output);
-    if (!(await answerWhatWaits(app, conversation, ask, output, style))) return;
+    if (!(await answer(conversation))) return;
     while (true) {
       const text = (await ask('you> '))?.trim();
       if (text === undefined || text === '/quit' || text === '/exit') break;
@@ -59,18 +64,19 @@ export async function runInteractive(options: InteractiveOptions): Promise<void>
       if (text === '/help') output.line(style.dim(HELP));
       else if (text === '/new') {
         conversation = { userId: CHAT_USER, sessionId: await nextSessionId(app) };
+        deferred.clear();
         output.line(style.dim(`(new session ${conversation.sessionId})`));
       } else if (text === '/pending') {
         const { confirmations, longRunning } = await app.pending(conversation);
         output.line(style.dim(`(waiting: ${[...confirmations.map((c) => c.originalCall.name), ...longRunning.map((l) => l.call.name)].join(', ') || 'nothing'})`));
-        if (!(await answerWhatWaits(app, conversation, ask, output, style))) break;
+        if (!(await answer(conversation, true))) break;
       } else {
         try {
           await app.turn(conversation, createUserContent(text));
         } catch (error) {
           output.line(style.error(`(the turn failed: ${errorMessage(error)})`));
         }
-        if (!(await answerWhatWaits(app, conversation, ask, output, style))) break;
+        if (!(await answer(conversation))) break;
       }
     }
   } finally {
@@ -104,26 +110,52 @@ async function nextSessionId(app: DemoApp): Promise<string> {
   return `chat-${n}`;
 }
 
+/** What `answerWhatWaits` remembers across turns. */
+interface WaitingOptions {
+  /** Call ids left for later: not asked about again until `/pending`. Updated in place. */
+  deferred: Set<string>;
+  /** `/pending`: ask about the deferred ones too (each once). */
+  includeDeferred: boolean;
+}
+
 /**
- * Asks about everything that waits, turn after turn, until nothing does or you leave the rest
- * for later. False when the input ended (the chat then stops; with `--db` it all still waits).
+ * Asks about what waits, one call at a time, each named on its prompt, until nothing is left to
+ * ask: what you leave for later is said so, and asked again only on `/pending`. False when the
+ * input ended (the chat then stops; with `--db` it all still waits).
  */
-async function answerWhatWaits(app: DemoApp, conversation: Conversation, ask: Ask, output: DemoOutput, style: Style): Promise<boolean> {
-  const later = new Set<string>();
+async function answerWhatWaits(app: DemoApp, conversation: Conversation, ask: Ask, output: DemoOutput, style: Style, options: WaitingOptions): Promise<boolean> {
+  const { deferred, includeDeferred } = options;
+  const asked = new Set<string>();
   while (true) {
     const { confirmations, longRunning } = await app.pending(conversation);
-    const request = confirmations.find((c) => !later.has(c.call.id ?? ''));
-    const call = request ? undefined : longRunning.find((l) => !later.has(l.call.id ?? ''));
-    if (!request && !call) return true;
+    const waitingIds = new Set([...confirmations.map((c) => c.call.id ?? ''), ...longRunning.map((l) => l.call.id ?? '')]);
+    for (const id of deferred) if (!waitingIds.has(id)) deferred.delete(id); // answered elsewhere (another process, the dev UI)
+    const open = (id: string | undefined) => !asked.has(id ?? '') && (includeDeferred || !deferred.has(id ?? ''));
+    const request = confirmations.find((c) => open(c.call.id));
+    const call = request ? undefined : longRunning.find((l) => open(l.call.id));
+    if (!request && !call) {
+      // A reminder of what was left for later in an earlier pass (not of what was just left).
+      const later = [
+        ...confirmations.filter((c) => deferred.has(c.call.id ?? '') && !asked.has(c.call.id ?? '')).map((c) => c.originalCall.name),
+        ...longRunning.filter((l) => deferred.has(l.call.id ?? '') && !asked.has(l.call.id ?? '')).map((l) => l.call.name),
+      ];
+      if (later.length > 0) output.line(style.dim(`(left for later: ${later.join(', ')}; /pending asks again)`));
+      return true;
+    }
+    const id = (request?.call.id ?? call?.call.id) ?? '';
+    asked.add(id);
     const answer = request ? await askConfirmation(request, ask, output, style) : await askManager(call!, ask, output, style);
     if (answer === 'ended') {
       output.line(style.dim('(input ended; what waits stays in the session: run again with the same --db to answer it)'));
       return false;
     }
     if (answer === 'later') {
-      later.add((request?.call.id ?? call?.call.id)!);
+      deferred.add(id);
+      const { name, args = {} } = request ? request.originalCall : call!.call;
+      output.line(style.dim(`(${name}(${compact(args)}) waits for later: type /pending to answer it)`));
       continue;
     }
+    deferred.delete(id);
     try {
       if (request) await app.confirm(conversation, request, answer as ConfirmationDecision);
       else await app.answer(conversation, call!, answer as Record<string, unknown>);
@@ -134,8 +166,8 @@ async function answerWhatWaits(app: DemoApp, conversation: Conversation, ask: As
   }
 }
 
-/** Reads yes, no or later; `undefined` when the input ended. */
-async function yesNoLater(ask: Ask, prompt: string): Promise<'yes' | 'no' | 'later' | undefined> {
+/** Reads yes, no or later, explaining any other answer; `undefined` when the input ended. */
+async function yesNoLater(ask: Ask, prompt: string, output: DemoOutput, style: Style): Promise<'yes' | 'no' | 'later' | undefined> {
   while (true) {
     const line = await ask(prompt);
     if (line === undefined) return undefined;
@@ -143,12 +175,13 @@ async function yesNoLater(ask: Ask, prompt: string): Promise<'yes' | 'no' | 'lat
     if (/^(y|yes|approve|ok)$/.test(word)) return 'yes';
     if (/^(n|no|reject)$/.test(word)) return 'no';
     if (/^(l|later|skip)$/.test(word)) return 'later';
+    output.line(style.error(`(${JSON.stringify(line.trim())} is not an answer here: type y to approve, n to reject, or l to leave it for later)`));
   }
 }
 
 async function askConfirmation(request: PendingConfirmation, ask: Ask, output: DemoOutput, style: Style): Promise<ConfirmationDecision | 'later' | 'ended'> {
   const { name, args = {} } = request.originalCall;
-  const choice = await yesNoLater(ask, `approve ${name}(${compact(args)})? [y]es / [n]o / [l]ater: `);
+  const choice = await yesNoLater(ask, `approve ${name}(${compact(args)})? [y]es / [n]o / [l]ater: `, output, style);
   if (choice === undefined) return 'ended';
   if (choice === 'later') return 'later';
   if (choice === 'no') return { confirmed: false };
@@ -168,7 +201,7 @@ async function askConfirmation(request: PendingConfirmation, ask: Ask, output: D
 async function askManager(pending: PendingLongRunningCall, ask: Ask, output: DemoOutput, style: Style): Promise<Record<string, unknown> | 'later' | 'ended'> {
   const { name, args = {} } = pending.call;
   output.line(style.waiting(`${name} waits for the manager${pending.interim ? `: ${compact(pending.interim)}` : ''}`));
-  const choice = await yesNoLater(ask, `as the manager, approve ${name}(${compact(args)})? [y]es / [n]o / [l]ater: `);
+  const choice = await yesNoLater(ask, `as the manager, approve ${name}(${compact(args)})? [y]es / [n]o / [l]ater: `, output, style);
   if (choice === undefined) return 'ended';
   if (choice === 'later') return 'later';
   const ticket = pending.interim?.ticketId;

@@ -82,6 +82,36 @@ describe.concurrent('the interactive chat over piped stdin (two children at once
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('#31: "later" sticks: the deferred booking is not asked again after the next turn, only on /pending; an invalid answer is explained', async () => {
+    const { stdout, stderr, code } = await chat(['Book me 2 nights in Oslo', 'maybe', 'l', 'I would like 4 days off', 'n', '/pending', 'y', '/quit']);
+    expect(stdout).toEqual([
+      '(session chat-1)',
+      'you> Book me 2 nights in Oslo',
+      'assistant → book_trip({"city":"Oslo","nights":2})',
+      '  ⏸ book_trip is waiting for your approval',
+      'approve book_trip({"city":"Oslo","nights":2})? [y]es / [n]o / [l]ater: maybe',
+      '("maybe" is not an answer here: type y to approve, n to reject, or l to leave it for later)',
+      'approve book_trip({"city":"Oslo","nights":2})? [y]es / [n]o / [l]ater: l',
+      '(book_trip({"city":"Oslo","nights":2}) waits for later: type /pending to answer it)',
+      'you> I would like 4 days off',
+      'assistant → request_vacation_days({"days":4})',
+      '  ⏸ request_vacation_days is waiting for your approval: Approve 4 vacation days? Fill in days_approved.',
+      // The vacation request is asked about; the booking left for later is not.
+      'approve request_vacation_days({"days":4})? [y]es / [n]o / [l]ater: n',
+      '  request_vacation_days ✗ error tool "request_vacation_days" call is rejected',
+      'assistant: You rejected request_vacation_days, so I did not do it.',
+      '(left for later: book_trip; /pending asks again)',
+      'you> /pending',
+      '(waiting: book_trip)',
+      'approve book_trip({"city":"Oslo","nights":2})? [y]es / [n]o / [l]ater: y',
+      '  book_trip ← {"reference":"OSL-1001","city":"Oslo","nights":2,"status":"confirmed"}',
+      'assistant: Booked 2 nights in Oslo; your reference is OSL-1001.',
+      'you> /quit',
+      '',
+    ]);
+    expect({ stderr, code }).toEqual({ stderr: '', code: 0 });
+  });
+
   it('Ctrl+C (SIGINT) while it waits for input ends the chat cleanly: the process exits on its own (the MCP server closed), code 0', async () => {
     const { stdout, stderr, code } = await chat(['List the shared folder'], [], (out) => out.endsWith('trip-ideas.txt, welcome.txt.\nyou> '));
     expect(stdout.slice(-3)).toEqual(['assistant: The shared folder holds trip-ideas.txt, welcome.txt.', 'you> ', '']);
