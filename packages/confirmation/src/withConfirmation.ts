@@ -8,9 +8,19 @@ export type ConfirmationPredicate = (
   context: ToolContext,
 ) => boolean | Promise<boolean>;
 
+/** Options of `withConfirmation`. */
 export interface WithConfirmationOptions {
-  /** `true` gates every call; a predicate decides per call. */
-  require: boolean | ConfirmationPredicate;
+  /**
+   * `true` (the default) gates every call, `false` none; a predicate decides per call. The same
+   * option name as `functionTool({requireConfirmation})` and `mcpToolset(…, {requireConfirmation})`;
+   * a toolset's predicate also gets the tool's name.
+   */
+  requireConfirmation?: boolean | ConfirmationPredicate;
+  /**
+   * @deprecated Renamed `requireConfirmation`, the name every package uses (CONTRIBUTING.md);
+   * `require` still works in this release and is removed in the next one.
+   */
+  require?: boolean | ConfirmationPredicate;
 }
 
 /**
@@ -23,16 +33,21 @@ export interface WithConfirmationOptions {
  * `processRequest` (`wrapToolset`).
  *
  * ```ts
- * new LlmAgent({ ..., toolsets: [withConfirmation(opsTools, { require: (name) => name !== 'status' })] })
+ * new LlmAgent({ ..., toolsets: [withConfirmation(opsTools, { requireConfirmation: (name) => name !== 'status' })] })
  * ```
  */
-export function withConfirmation(toolset: Toolset, options: WithConfirmationOptions): Toolset {
+export function withConfirmation(toolset: Toolset, options: WithConfirmationOptions = {}): Toolset {
   if (!toolset || typeof toolset.tools !== 'function')
     throw new ConfigError('withConfirmation needs a toolset (an object with name and tools(ctx)) as its first argument.');
-  const require = options?.require;
+  if (options === null || typeof options !== 'object')
+    throw new ConfigError(`withConfirmation(${toolset.name}): the options must be an object such as {requireConfirmation: true}, got ${options === null ? 'null' : typeof options}.`);
+  const given = Object.hasOwn(options, 'requireConfirmation') ? options.requireConfirmation : options.require;
+  if (Object.hasOwn(options, 'requireConfirmation') && Object.hasOwn(options, 'require') && options.require !== options.requireConfirmation)
+    throw new ConfigError(`withConfirmation(${toolset.name}): give requireConfirmation only (require is its old name).`);
+  const require = given === undefined ? true : given;
   if (typeof require !== 'boolean' && typeof require !== 'function')
     throw new ConfigError(
-      `withConfirmation(${toolset.name}): require must be a boolean or a function (toolName, args, ctx) => boolean, got ${typeof require}.`,
+      `withConfirmation(${toolset.name}): requireConfirmation must be true, false or a function (toolName, args, ctx) => boolean, got ${typeof require}.`,
     );
   const needs: ConfirmationPredicate = typeof require === 'function' ? require : () => require;
   const gate = (tool: Tool): Tool => confirmedTool(tool, needs);

@@ -2,7 +2,8 @@
 // calls too (a deliberate difference from ADK Go, which leaves them ungated) — and each wrapped tool
 // keeps every other capability. Bad input tried: a streaming tool whose consumer leaves early, a
 // rejection, tools and toolsets that register extra tools in processRequest (which must not slip
-// past the gate), a missing toolset, a `require` that is not a boolean or a function.
+// past the gate), a missing toolset, a `requireConfirmation` that is not a boolean or a function,
+// null options, the new and the old name given with different values.
 import {
   createLlmRequest,
   getFunctionCalls,
@@ -176,8 +177,32 @@ describe('withConfirmation (HC-11)', () => {
       'withConfirmation needs a toolset (an object with name and tools(ctx)) as its first argument.',
     );
     expect(() => withConfirmation({ name: 'x', tools: async () => [] }, { require: 'always' as never })).toThrow(
-      'withConfirmation(x): require must be a boolean or a function (toolName, args, ctx) => boolean, got string.',
+      'withConfirmation(x): requireConfirmation must be true, false or a function (toolName, args, ctx) => boolean, got string.',
     );
+    expect(() => withConfirmation({ name: 'x', tools: async () => [] }, null as never)).toThrow(
+      'withConfirmation(x): the options must be an object such as {requireConfirmation: true}, got null.',
+    );
+    expect(() => withConfirmation({ name: 'x', tools: async () => [] }, { requireConfirmation: true, require: false })).toThrow(
+      'withConfirmation(x): give requireConfirmation only (require is its old name).',
+    );
+  });
+
+  it('#31: requireConfirmation is the option\'s name, as in functionTool and mcpToolset; require stays as its deprecated alias; no options gate every call', async () => {
+    const deploy = recordingTool('deploy');
+    const toolset = { name: 'x', tools: async () => [deploy] };
+    const gated = async (options?: Parameters<typeof withConfirmation>[1]) => {
+      const [tool] = (await toolsOf(withConfirmation(toolset, options))) as [RunnableTool];
+      return tool.run(createToolContext(), { env: 'prod' }).then(
+        () => false,
+        (error: unknown) => String(error).includes('requires confirmation'),
+      );
+    };
+    expect(await gated()).toBe(true);
+    expect(await gated({ requireConfirmation: true })).toBe(true);
+    expect(await gated({ requireConfirmation: false })).toBe(false);
+    expect(await gated({ requireConfirmation: (name) => name === 'deploy' })).toBe(true);
+    expect(await gated({ require: false })).toBe(false); // the old name, for one release
+    expect(await gated({ requireConfirmation: false, require: false })).toBe(false);
   });
 
   it('a toolset error passes through with the toolset untouched', async () => {
