@@ -4,50 +4,16 @@
 // `idempotent: true` runs again, once. Each process is a real child process (test/fixtures).
 // #23 point 7: the same holds for a tool written with `functionTool`, `streamingFunctionTool` or
 // as a `BaseTool` subclass, whose `idempotent` option used to be dropped.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runProcess } from './payProcess.js';
 
-const script = fileURLToPath(new URL('./fixtures/payProcess.mjs', import.meta.url));
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-interface Line {
-  author: string;
-  errorCode?: string;
-  started?: string[];
-  responses: { id: string; name: string; response: Record<string, unknown> }[];
-  text?: string;
-}
-
-/** Runs one process to its end, or until `killWhen` holds, when it is killed with SIGKILL. */
-function runProcess(args: string[], killWhen?: () => boolean): Promise<{ lines: Line[]; signal: NodeJS.Signals | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const poll = killWhen
-      ? setInterval(() => {
-          if (killWhen()) child.kill('SIGKILL');
-        }, 20)
-      : undefined;
-    const deadline = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearInterval(poll);
-      clearTimeout(deadline);
-      if (code !== 0 && signal === null) reject(new Error(`child exited with ${code}: ${stderr}`));
-      else resolve({ lines: stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Line), signal, stderr });
-    });
-  });
-}
 
 type Kind = 'raw' | 'function' | 'streaming' | 'base';
 

@@ -2,6 +2,7 @@ import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import type { FunctionCall } from '../content/content.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
+import { hostName } from './runningCalls.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 
 /** What the paused call saved with `ctx.setResumeState`, newest first; `undefined` when nothing. */
@@ -38,15 +39,26 @@ export function findAgentCall(
 
 /**
  * The event saved before resumed calls run (at most once, said so): after a crash while they ran,
- * the next resume finds it with no answer and reports the calls as interrupted.
+ * the next resume finds it with no answer and reports the calls as interrupted. It names the
+ * machine it ran on; while the calls run, their process holds a lease on them (`runningCalls`),
+ * so a second delivery of the same answer is told they are still running, not interrupted.
  */
 export function startedEvent(context: InvocationContext, callIds: readonly string[]): Event {
+  const host = hostName();
   return createEvent({
     invocationId: context.invocationId,
     author: context.agentName,
     branch: context.branch,
     actions: { startedToolCalls: [...callIds] },
+    customMetadata: host === undefined ? undefined : { adkitStartedOn: host },
   });
+}
+
+/** The newest started marker of the call from `from` on, with its index, if any. */
+export function startedMarker(events: readonly Event[], callId: string, from: number): { event: Event; index: number } | undefined {
+  for (let i = events.length - 1; i >= Math.max(from, 0); i--)
+    if (events[i]!.actions.startedToolCalls?.includes(callId)) return { event: events[i]!, index: i };
+  return undefined;
 }
 
 /** What the model sees for a call that was interrupted by a crash and is not idempotent. */

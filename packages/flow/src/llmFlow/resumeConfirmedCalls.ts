@@ -16,6 +16,7 @@ import {
   type ConfirmationRequest,
 } from '../confirmation/confirmationRequests.js';
 import { interruptedMessage, resumeStateOf, startedBetween, startedEvent } from './pausedCalls.js';
+import { leaseRunningCalls } from './runningCalls.js';
 
 interface Reply {
   confirmationId: string;
@@ -32,7 +33,9 @@ interface Reply {
  * - a call that was answered (approved and run, or rejected) is never run again by any reply;
  * - at most once: a marker is saved before the calls run; a reply re-sent after a crash while a
  *   call ran finds the marker with no answer, and the model is told the call was interrupted —
- *   unless the tool is `idempotent`, which runs again.
+ *   unless the tool is `idempotent`, which runs again. While the calls run, their process holds a
+ *   lease on them, so the same reply delivered again meanwhile is refused before it is saved
+ *   (`refuseRepeatedReply`), and the running call's result is kept.
  * A refusal ends the invocation with an error event and runs nothing.
  */
 export async function* resumeConfirmedCalls(
@@ -115,23 +118,30 @@ export async function* resumeConfirmedCalls(
     if (tool) available[call.name] = tool;
   }
   const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
-  if (starting.length > 0) yield startedEvent(context, starting);
-  if (context.signal.aborted) return;
-  // An approved call may then ask for a credential (AU-2): its request follows the responses.
-  yield* withCredentialRequests(
-    context,
-    executeFunctionCalls({
-      invocation: context,
-      calls,
-      tools: available,
-      callbacks,
-      confirmations,
-      resumeStates,
-      refusals,
-      maxConcurrency: agent.maxToolConcurrency,
-      toolTimeoutMs: agent.toolTimeoutMs,
-    }),
-  );
+  const marker = starting.length > 0 ? startedEvent(context, starting) : undefined;
+  // Held until the answers are saved (or the run ends without them): see `runningCalls`.
+  const lease = marker && leaseRunningCalls(marker.id, starting);
+  try {
+    if (marker) yield marker;
+    if (context.signal.aborted) return;
+    // An approved call may then ask for a credential (AU-2): its request follows the responses.
+    yield* withCredentialRequests(
+      context,
+      executeFunctionCalls({
+        invocation: context,
+        calls,
+        tools: available,
+        callbacks,
+        confirmations,
+        resumeStates,
+        refusals,
+        maxConcurrency: agent.maxToolConcurrency,
+        toolTimeoutMs: agent.toolTimeoutMs,
+      }),
+    );
+  } finally {
+    lease?.release();
+  }
 }
 
 /** Where a request was asked: its event's index, then its place among that event's parts. */

@@ -10,6 +10,7 @@ import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 import { isCallAnswered } from '../confirmation/confirmationRequests.js';
 import { findAgentCall, interruptedMessage, resumeStateOf, startedBetween, startedEvent } from './pausedCalls.js';
+import { leaseRunningCalls } from './runningCalls.js';
 
 /**
  * Resumes paused calls of resumable tools (`tool.resume`) that the user's message of this
@@ -48,19 +49,26 @@ export async function* resumePausedCalls(
   }
   if (calls.length === 0) return;
   const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
-  if (starting.length > 0) yield startedEvent(context, starting);
-  if (context.signal.aborted) return;
-  yield* withCredentialRequests(context, executeFunctionCalls({
-    invocation: context,
-    calls,
-    tools: Object.fromEntries(calls.map((call) => [call.name, resumable.get(call.name)!])),
-    callbacks,
-    resumeResponses,
-    resumeStates,
-    refusals,
-    maxConcurrency: agent.maxToolConcurrency,
-    toolTimeoutMs: agent.toolTimeoutMs,
-  }));
+  const marker = starting.length > 0 ? startedEvent(context, starting) : undefined;
+  // Held until the answers are saved (or the run ends without them): see `runningCalls`.
+  const lease = marker && leaseRunningCalls(marker.id, starting);
+  try {
+    if (marker) yield marker;
+    if (context.signal.aborted) return;
+    yield* withCredentialRequests(context, executeFunctionCalls({
+      invocation: context,
+      calls,
+      tools: Object.fromEntries(calls.map((call) => [call.name, resumable.get(call.name)!])),
+      callbacks,
+      resumeResponses,
+      resumeStates,
+      refusals,
+      maxConcurrency: agent.maxToolConcurrency,
+      toolTimeoutMs: agent.toolTimeoutMs,
+    }));
+  } finally {
+    lease?.release();
+  }
 }
 
 function answeredByAgent(events: readonly Event[], callId: string, from: number, agentName: string): boolean {

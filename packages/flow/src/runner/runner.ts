@@ -17,6 +17,7 @@ import type { Session, SessionService } from '../sessions/session.js';
 import { isClosable } from '../tools/tool.js';
 import { isTransferableAcrossTree } from '../agents/agentTransfer.js';
 import { LlmAgent } from '../agents/llmAgent.js';
+import { refuseRepeatedReply } from '../llmFlow/repeatedReply.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -72,7 +73,10 @@ class EndWith extends Error {
 
 /**
  * Runs an agent tree against a session. Every complete event is appended to the session before it
- * is yielded, so a paused run resumes from the saved events alone, in a new process too.
+ * is yielded, so a paused run resumes from the saved events alone, in a new process too. One
+ * exception: a message that delivers again an answer whose call is still running, or that only
+ * repeats approvals already used, gets one error event (`CALL_IN_PROGRESS`,
+ * `CONFIRMATION_ALREADY_USED`) that is yielded but not saved, and nothing of it is saved.
  *
  * Each run has its own abort signal (joined with the caller's): leaving the `for await` early, or
  * calling `return()`, cancels the run — tools and the model call see `ctx.signal` abort and
@@ -178,6 +182,13 @@ export class Runner implements AsyncDisposable {
     }
 
     if (request.newMessage) {
+      // The same answer delivered again while its call runs is refused before anything is saved,
+      // so the running call's result is kept (#23); the refusal is yielded, not saved.
+      const repeated = refuseRepeatedReply(context, request.newMessage);
+      if (repeated) {
+        yield repeated;
+        return;
+      }
       const userEvent = createEvent({
         invocationId: context.invocationId,
         author: 'user',
