@@ -1,6 +1,6 @@
 import { ConfigError, type ReadonlyContext, type Tool, type Toolset } from '@adkit/flow';
 import { toFunctionName } from '@adkit/tool';
-import { addressPolicy } from './addressPolicy.js';
+import { addressPolicy, type AddressPolicy } from './addressPolicy.js';
 import { appCredentials, assertAuthOptions, securitySchemes, type AuthOptions } from './auth.js';
 import { OpenApiSpecError } from './errors.js';
 import { loadSpec, type OpenApiDocument, type SpecSource } from './loadSpec.js';
@@ -63,6 +63,7 @@ export class OpenApiToolset implements Toolset {
   private readonly options: OpenApiToolsetOptions;
   private readonly filter: (operation: OperationInfo) => boolean;
   private readonly baseUrl?: URL;
+  private readonly policy: AddressPolicy;
   private loading?: Promise<OpenApiTool[]>;
 
   constructor(options: OpenApiToolsetOptions) {
@@ -93,7 +94,7 @@ export class OpenApiToolset implements Toolset {
     }
     if (options.maxRedirects !== undefined && !(Number.isInteger(options.maxRedirects) && options.maxRedirects >= 0))
       throw new ConfigError(`openApiToolset: maxRedirects must be a whole number of at least 0, got ${String(options.maxRedirects)}.`);
-    addressPolicy(options.allowPrivateAddresses);
+    this.policy = addressPolicy(options.allowPrivateAddresses);
     this.filter = operationFilter(options.operations);
     this.options = options;
   }
@@ -111,7 +112,10 @@ export class OpenApiToolset implements Toolset {
     return [...(await this.loading)];
   }
 
-  async close(): Promise<void> {}
+  /** Closes the connections to the API (the runner calls it when it closes); a later call opens new ones. */
+  async close(): Promise<void> {
+    await this.policy.close();
+  }
 
   private async build(ctx: ReadonlyContext): Promise<OpenApiTool[]> {
     const options = this.options;
@@ -125,7 +129,7 @@ export class OpenApiToolset implements Toolset {
     const credentials = appCredentials(schemes, options.auth ?? {}, operations);
     const shared: OpenApiToolShared = {
       credentials,
-      policy: addressPolicy(options.allowPrivateAddresses),
+      policy: this.policy,
       requireConfirmation: options.requireConfirmation,
       headers: options.headers,
       timeoutMs: options.timeoutMs ?? 30_000,

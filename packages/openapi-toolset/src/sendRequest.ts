@@ -1,3 +1,4 @@
+import { fetch, type Response } from 'undici';
 import type { AddressPolicy } from './addressPolicy.js';
 import type { BuiltRequest } from './buildRequest.js';
 
@@ -41,7 +42,8 @@ const SAFE_HEADERS = [
 export class TransportProblem extends Error {}
 
 /**
- * Sends the request with `fetch` and reads the answer within the budget. Redirects are followed
+ * Sends the request with `fetch` (undici's, through the address policy's pool, which checks the
+ * address again when it connects) and reads the answer within the budget. Redirects are followed
  * by hand (at most `maxRedirects`), each hop's host checked by the address policy; a hop to
  * another origin loses every credential header (`authorization`, `cookie`, the API key's). The
  * body is streamed and cut at `maxResponseBytes`, the rest cancelled unread (a 1 GB answer costs
@@ -58,9 +60,14 @@ export async function sendRequest(request: BuiltRequest, options: SendOptions): 
     } catch (error) {
       throw new TransportProblem((error as Error).message);
     }
-    const init: RequestInit = { method, headers, redirect: 'manual', signal: options.signal };
-    if (body !== undefined) init.body = body;
-    const response = await fetch(url, init);
+    const response = await fetch(url, {
+      method,
+      headers,
+      redirect: 'manual',
+      signal: options.signal,
+      dispatcher: options.policy.dispatcher(),
+      ...(body !== undefined ? { body } : {}),
+    });
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && location !== null && response.status !== 304) {
       await response.body?.cancel();
