@@ -6,7 +6,7 @@ import { answerFetch } from './answerFetch.js';
 import { isApiError } from './errorResponse.js';
 import { brokenStream } from './unusableReply.js';
 import { ResponseAggregator } from './responseAggregator.js';
-import { toGenaiRequest } from './toGenaiRequest.js';
+import { toGenaiRequest, type GeminiSchemaCache } from './toGenaiRequest.js';
 
 /** Options of `gemini()`. Pass a ready `client`, or the settings to make one. */
 export interface GeminiOptions {
@@ -89,6 +89,8 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
   const client = makeClient(model, options);
   const vertexai = options.vertexai ?? client.vertexai ?? false;
   const fetch = answerFetch(client, options.httpOptions?.fetch, maxBytes);
+  // Tool and output schemas in Gemini's form, worked out once per schema object for this model.
+  const schemas: GeminiSchemaCache = new WeakMap();
 
   return {
     model,
@@ -98,7 +100,7 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
       // The SDK gets a signal of its own for this request (see requestSignal), closed however the
       // request ends: answered, failed, aborted, or left early by the consumer.
       const link = requestSignal(signal);
-      const params = toGenaiRequest(request, model, { vertexai, signal: link.signal, fetch });
+      const params = toGenaiRequest(request, model, { vertexai, signal: link.signal, fetch, schemas });
       const aggregator = new ResponseAggregator(params.model, stream);
       try {
         if (stream) {

@@ -2,3 +2,5 @@
 export type { GeminiOptions, GeminiModel } from './gemini.js';
 export { gemini } from './gemini.js';
 export type { ServerToolCall } from './responseAggregator.js';
+export type { GeminiSchema, GeminiSchemaChange } from './geminiSchema.js';
+export { geminiSchema } from './geminiSchema.js';

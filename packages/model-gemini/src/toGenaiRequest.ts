@@ -1,5 +1,9 @@
-import type { Content, LlmRequest, Part } from '@adkit/flow';
+import type { Content, GenerateContentConfig, JsonSchema, LlmRequest, Part } from '@adkit/flow';
 import type { Content as GenaiContent, GenerateContentConfig as GenaiConfig, GenerateContentParameters } from '@google/genai';
+import { geminiSchema } from './geminiSchema.js';
+
+/** JSON Schemas already passed through `geminiSchema`, per schema object (owned by one model, never module-wide). */
+export type GeminiSchemaCache = WeakMap<JsonSchema, JsonSchema>;
 
 /** What ADK sends when a request has no contents at all. */
 export const EMPTY_CONTENTS_TEXT = 'Handle the requests as specified in the System Instruction.';
@@ -39,15 +43,17 @@ function toGenaiContents(contents: readonly Content[]): GenaiContent[] {
  * Maps an adkit request onto `models.generateContent` parameters. adkit's content and config types
  * have genai's JSON shape, so contents, the system instruction, function declarations
  * (`parametersJsonSchema` or genai `parameters`), native tools, the tool config and the generation
- * settings pass through; `labels` go only to Vertex AI (the Gemini API rejects them).
+ * settings pass through; `labels` go only to Vertex AI (the Gemini API rejects them). Every JSON
+ * Schema (a declaration's `parametersJsonSchema`/`responseJsonSchema`, the config's
+ * `responseJsonSchema`) goes through `geminiSchema`, once per schema object with `schemas`.
  */
 export function toGenaiRequest(
   request: LlmRequest,
   defaultModel: string,
-  options: { vertexai: boolean; signal?: AbortSignal; fetch?: NonNullable<GenaiConfig['httpOptions']>['fetch'] },
+  options: { vertexai: boolean; signal?: AbortSignal; fetch?: NonNullable<GenaiConfig['httpOptions']>['fetch']; schemas?: GeminiSchemaCache },
 ): GenerateContentParameters {
   const { labels, ...config } = request.config;
-  const genaiConfig: GenaiConfig = { ...(config as GenaiConfig) };
+  const genaiConfig: GenaiConfig = { ...(withGeminiSchemas(config, options.schemas ?? new WeakMap()) as GenaiConfig) };
   if (labels && options.vertexai) genaiConfig.labels = labels;
   if (options.signal) genaiConfig.abortSignal = options.signal;
   // The adapter's guarded fetch (size limit), for this request only.
@@ -57,4 +63,33 @@ export function toGenaiRequest(
     contents: toGenaiContents(request.contents),
     config: genaiConfig,
   };
+}
+
+/** The config with each JSON Schema in Gemini's form; the request's own objects are not changed. */
+function withGeminiSchemas(config: GenerateContentConfig, cache: GeminiSchemaCache): GenerateContentConfig {
+  const pass = (schema: JsonSchema): JsonSchema => {
+    let passed = cache.get(schema);
+    if (!passed) {
+      passed = geminiSchema(schema).schema;
+      cache.set(schema, passed);
+    }
+    return passed;
+  };
+  const out: GenerateContentConfig = { ...config };
+  if (out.responseJsonSchema) out.responseJsonSchema = pass(out.responseJsonSchema);
+  if (out.tools)
+    out.tools = out.tools.map((tool) =>
+      tool.functionDeclarations
+        ? {
+            ...tool,
+            functionDeclarations: tool.functionDeclarations.map((declaration) => {
+              const mapped = { ...declaration };
+              if (mapped.parametersJsonSchema) mapped.parametersJsonSchema = pass(mapped.parametersJsonSchema);
+              if (mapped.responseJsonSchema) mapped.responseJsonSchema = pass(mapped.responseJsonSchema);
+              return mapped;
+            }),
+          }
+        : tool,
+    );
+  return out;
 }

@@ -1,7 +1,8 @@
-import { createLlmRequest, createUserContent, type Part } from '@adkit/flow';
+import { createLlmRequest, createUserContent, type JsonSchema, type Part } from '@adkit/flow';
 import { fixtureJson, fixtureRequestBody, fixtureText, splitSseEvents, startReplayServer, type ReplayServer } from '@adkit/replay-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, geminiAt, sentBodies } from './helpers.js';
+import { geminiSchema } from '../src/index.js';
 
 let server: ReplayServer;
 afterEach(async () => {
@@ -162,7 +163,11 @@ describe('Vertex AI partial function-call arguments', () => {
     expect(parts[0]!.thoughtSignature).toBe(firstChunk.candidates[0]!.content.parts[0]!.thoughtSignature);
     expect(responses[0]!.finishReason).toBe('STOP');
     expect(server.requests[0]!.path).toBe('/v1beta1/publishers/google/models/gemini-3-pro-preview:streamGenerateContent');
-    // Vertex AI takes labels; everything else is what js-genai recorded.
-    expect(sentBodies(server)[0]).toEqual({ ...fixtureRequestBody('gemini-vertex--partial-function-call-args-stream.sse'), labels: { team: 'a' } });
+    // Vertex AI takes labels; the tool schemas went through geminiSchema (#26: the description
+    // beside an anyOf moved into its branches); everything else is what js-genai recorded.
+    const tools = (recorded.tools as { functionDeclarations: { parametersJsonSchema: JsonSchema }[] }[]).map((tool) => ({
+      functionDeclarations: tool.functionDeclarations.map((d) => ({ ...d, parametersJsonSchema: geminiSchema(d.parametersJsonSchema).schema })),
+    }));
+    expect(sentBodies(server)[0]).toEqual({ ...fixtureRequestBody('gemini-vertex--partial-function-call-args-stream.sse'), tools, labels: { team: 'a' } });
   });
 });

@@ -2,5 +2,5 @@ import { expect, it } from 'vitest';
 import * as api from '../src/index.js';
 
 it('pins the exports of @adkit/model-gemini', () => {
-  expect(Object.keys(api).sort()).toEqual(['gemini']);
+  expect(Object.keys(api).sort()).toEqual(['gemini', 'geminiSchema']);
 });
