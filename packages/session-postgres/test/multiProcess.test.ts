@@ -2,7 +2,8 @@
 // run any turn of any session, a stale write is a conflict and never an interleaved history, and a
 // paused confirmation approved in another process runs its tool exactly once. Bad input tried:
 // the same approval delivered to two processes at once, an approval delivered again after it was
-// used, two processes starting a turn on one session from the same loaded version.
+// used, two processes starting a turn on one session from the same loaded version, the same
+// approval delivered to a second process while the tool runs in the first (#23 point 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserContent, REQUEST_CONFIRMATION_FUNCTION, type Content, type Event, type FunctionCall } from '@adkit/flow';
 import { PostgresSessionService } from '../src/postgresSessionService.js';
@@ -43,8 +44,8 @@ describe.skipIf(!PG_URL)('runners in separate processes on one Postgres schema',
   const schema = schemaName();
   let workers: RunnerWorker[] = [];
   let service: PostgresSessionService;
-  const run = (worker: RunnerWorker, sessionId: string, message: Content, gate?: string) =>
-    worker.send<RunAnswer>({ op: 'run', sessionId, message, gate });
+  const run = (worker: RunnerWorker, sessionId: string, message: Content, gate?: string, hold?: string) =>
+    worker.send<RunAnswer>({ op: 'run', sessionId, message, gate, hold });
   const toolRuns = async (sessionId?: string) =>
     (
       await testPool().query<ToolRun>(
@@ -160,6 +161,41 @@ describe.skipIf(!PG_URL)('runners in separate processes on one Postgres schema',
     const events = await stored('trip-2');
     expect(events.filter((e) => e.author === 'user')).toHaveLength(2);
     expect(events.at(-1)!.content!.parts![0]!.text).toBe('done book');
+  });
+
+  it('#23 point 3: the same approval delivered to process B while the approved tool runs in process A: the tool runs once, its result is saved and reaches the model, B is refused', { timeout: 30_000 }, async () => {
+    await create('trip-3');
+    const [a, b] = [workers[0]!, workers[1]!];
+    const paused = await run(a, 'trip-3', createUserContent('book lisbon'));
+    const request = paused.events!.flatMap((e) => e.calls ?? []).find((c) => c.name === REQUEST_CONFIRMATION_FUNCTION)!;
+
+    const first = run(a, 'trip-3', approval(request.id!), undefined, 'hold-3');
+    await a.send({ op: 'reached', gate: 'hold-3' });
+    const second = await run(b, 'trip-3', approval(request.id!));
+    expect(second.error).toBeUndefined();
+    expect(second.events!.map((e) => [e.errorCode, e.errorMessage])).toEqual([
+      [
+        'CALL_IN_PROGRESS',
+        expect.stringMatching(/^Reply refused: call "[^"]+" of tool "book" is still running on this machine\. This answer was already delivered/),
+      ],
+    ]);
+
+    await a.send({ op: 'open', gate: 'hold-3' });
+    const done = await first;
+    expect(done.error).toBeUndefined();
+    expect(done.events!.flatMap((e) => e.responses ?? []).filter((r) => r.name === 'book')).toEqual([
+      expect.objectContaining({ response: { ok: true, by: 'A' } }),
+    ]);
+    expect(done.events!.at(-1)!.text).toBe('done book');
+    expect((await toolRuns('trip-3')).map((r) => r.worker)).toEqual(['A']);
+    const events = await stored('trip-3');
+    expect(JSON.stringify(events)).not.toContain('interrupted');
+    expect(events.filter((e) => e.author === 'user')).toHaveLength(2);
+    expect(events.some((e) => e.errorCode)).toBe(false);
+
+    const again = await run(b, 'trip-3', approval(request.id!));
+    expect(again.events!.map((e) => e.errorCode)).toEqual(['CONFIRMATION_ALREADY_USED']);
+    expect(await stored('trip-3')).toHaveLength(events.length);
   });
 });
 

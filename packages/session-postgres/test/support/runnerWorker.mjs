@@ -6,6 +6,8 @@
 //   {events: [summary…]} or {error: {code, message}}. With a gate, the run stops after loading the
 //   session, before appending anything, until the gate opens (so two processes can be made to
 //   load the same version of a session).
+// - {op: "run", sessionId, message, hold}: with a hold, a confirmed `book` call waits at the gate
+//   named `hold` after its row is written (the tool is running), until the test opens it.
 // - {op: "reached", gate}: answers once a run has stopped at that gate. {op: "open", gate}: opens it.
 // - {op: "round", turn, sessionIds, concurrency}: turn "turn <n>" on each session, `concurrency` at
 //   a time; answers {turns, conflicts, errors: [message…]}.
@@ -56,6 +58,11 @@ function recordingTool(name, needsConfirmation) {
         JSON.stringify(args),
         worker,
       ]);
+      const hold = ctx.context?.hold;
+      if (hold) {
+        gate(hold).reach();
+        await gate(hold).opened;
+      }
       return { ok: true, by: worker };
     },
   };
@@ -87,9 +94,9 @@ const gatePlugin = {
 const agent = new LlmAgent({ name: 'clerk', model, tools: [recordingTool('record', false), recordingTool('book', true)] });
 const runner = new Runner({ appName: 'load', agent, sessionService, plugins: [gatePlugin] });
 
-async function runTurn(sessionId, message, gateName) {
+async function runTurn(sessionId, message, gateName, hold) {
   const events = [];
-  const context = gateName ? { gate: gateName } : undefined;
+  const context = gateName || hold ? { gate: gateName, hold } : undefined;
   for await (const event of runner.runAsync({ userId: 'u', sessionId, newMessage: message, context }))
     if (!event.partial)
       events.push({
@@ -106,7 +113,7 @@ async function runTurn(sessionId, message, gateName) {
 async function handle(command) {
   if (command.op === 'run') {
     try {
-      return { events: await runTurn(command.sessionId, command.message, command.gate) };
+      return { events: await runTurn(command.sessionId, command.message, command.gate, command.hold) };
     } catch (error) {
       return { error: { code: error.code, message: error.message } };
     }
