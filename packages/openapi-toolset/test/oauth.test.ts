@@ -1,15 +1,31 @@
 // OAuth 2.0 / OpenID Connect through the flow's credential protocol (#25): the user's consent is
 // a pause of the run, against a real OpenID provider (oidc-provider, @adkit/auth's test harness)
 // and a real resource server that checks the token with the provider. Nothing is mocked.
+import { fileURLToPath } from 'node:url';
 import { InMemoryCredentialService, createCredentialReply, credentialManager, pendingCredentialRequests } from '@adkit/auth';
 import { InMemoryRunner, LlmAgent, createUserContent, getFunctionResponses } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openApiToolset } from '../src/index.js';
-import { consent, startOidcServer, type OidcServer } from '../../auth/test/support/oidcServer.js';
-import { startServer, type RunningServer } from './support/petstore.js';
+import { startServer } from './support/petstore.js';
 import { send } from './support/run.js';
+
+/** What this test uses of @adkit/auth's oidc-provider harness (typed here: it is that package's test code, type-checked there). */
+interface OidcServer {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  verify(token: string): Promise<{ sub: string; scopes: string[] } | undefined>;
+  close(): Promise<void>;
+}
+interface OidcHarness {
+  startOidcServer(): Promise<OidcServer>;
+  consent(authUri: string, redirectUri: string): Promise<string>;
+}
+const harnessPath = fileURLToPath(new URL('../../auth/test/support/oidcServer.ts', import.meta.url));
+const { startOidcServer, consent } = (await import(/* @vite-ignore */ harnessPath)) as OidcHarness;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
