@@ -9,6 +9,7 @@ export type {
   McpHeaders,
   McpHeadersProvider,
 } from './mcpServerConfig.js';
+export type { McpAuthOptions } from './mcpAuth.js';
 export type { McpResourcesOptions } from './mcpResources.js';
 export { McpResources, mcpResources } from './mcpResources.js';
 export type { McpPromptsOptions, McpPromptRequestOptions, McpPromptInfo, McpPrompt } from './mcpPrompts.js';

@@ -1,5 +1,6 @@
 import { ConfigError, type ReadonlyContext } from '@adkit/flow';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { assertAuthOptions, type McpAuthOptions } from './mcpAuth.js';
 
 /** HTTP headers sent with every request to an MCP server (name → value). */
 export type McpHeaders = Readonly<Record<string, string>>;
@@ -40,6 +41,11 @@ export interface McpHttpServer {
   protocol?: 'auto' | 'streamable-http' | 'sse';
   /** The `fetch` to use (a proxy, a test double); the global one by default. */
   fetch?: (url: string | URL, init?: RequestInit) => Promise<Response>;
+  /**
+   * The server is behind OAuth: each user authorizes it once, through adkit's credential protocol
+   * (the runner needs `credentials` from `@adkit/auth`); see the README's "Servers behind OAuth".
+   */
+  auth?: McpAuthOptions;
 }
 
 /**
@@ -96,6 +102,8 @@ export function assertServerConfig(owner: string, server: unknown): asserts serv
     if (protocol !== undefined && protocol !== 'auto' && protocol !== 'streamable-http' && protocol !== 'sse')
       throw new ConfigError(`${owner}: protocol must be "auto", "streamable-http" or "sse", got ${JSON.stringify(protocol)}.`);
     if (fetch !== undefined && typeof fetch !== 'function') throw new ConfigError(`${owner}: fetch must be a function like the global fetch.`);
+    const { auth } = server as McpHttpServer;
+    if (auth !== undefined) assertAuthOptions(owner, auth);
     return;
   }
   const { transport } = server as McpTransportServer;

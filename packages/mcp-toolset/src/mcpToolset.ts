@@ -2,6 +2,7 @@ import { AdkitError, ConfigError, errorMessage, type LlmRequest, type ReadonlyCo
 import { BaseToolset, FUNCTION_NAME_PATTERN, toFunctionName, type ToolPredicate } from '@adkit/tool';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { MediaShelf } from './mediaShelf.js';
+import { authorizedListing } from './mcpAuthorizedTools.js';
 import { assertServerConfig, type McpServerConfig } from './mcpServerConfig.js';
 import type { McpCallMeta } from './callMeta.js';
 import type { McpElicitationOptions } from './elicitation.js';
@@ -85,7 +86,12 @@ export class McpToolset extends BaseToolset {
 
   /** Lists the server's tools for this run's header set (cached until the server says they changed). */
   protected async listTools(ctx: ReadonlyContext): Promise<Tool[]> {
-    const set = await this.shared.connections.headerSet(ctx);
+    const oauth = this.shared.connections.oauth;
+    if (oauth) return authorizedListing(oauth, this.name, ctx, async (user, forceRefresh) => this.listFor(await this.shared.connections.headerSet(user, forceRefresh), user));
+    return this.listFor(await this.shared.connections.headerSet(ctx), ctx);
+  }
+
+  private async listFor(set: HeaderSet, ctx: ReadonlyContext): Promise<Tool[]> {
     let definitions: readonly SdkTool[];
     try {
       definitions = await this.shared.connections.connection(set).use((session) => session.listTools(), () => true);

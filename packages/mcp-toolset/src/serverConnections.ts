@@ -2,6 +2,7 @@ import { ConfigError, errorMessage, type ReadonlyContext } from '@adkit/flow';
 import { McpConnection } from './mcpConnection.js';
 import { checkHeaders, type McpHeaders, type McpHttpServer, type McpServerConfig } from './mcpServerConfig.js';
 import { McpSession, type SessionSettings } from './mcpSession.js';
+import { McpOAuth } from './mcpAuth.js';
 
 /** A header set and its canonical key (lower-cased names, sorted). */
 export interface HeaderSet {
@@ -19,6 +20,8 @@ const NO_HEADERS: HeaderSet = Object.freeze({ key: '', headers: Object.freeze({}
 export class ServerConnections {
   private readonly connections = new Map<string, McpConnection>();
   private readonly headers?: McpHttpServer['headers'];
+  /** Set for a server behind OAuth: each user's token is a header set, so each gets a session. */
+  readonly oauth?: McpOAuth;
 
   constructor(
     private readonly owner: string,
@@ -26,11 +29,23 @@ export class ServerConnections {
     private readonly settings: SessionSettings,
     private readonly maxSessions: number,
   ) {
-    if ('url' in server && server.url !== undefined) this.headers = server.headers;
+    if ('url' in server && server.url !== undefined) {
+      this.headers = server.headers;
+      if (server.auth) this.oauth = new McpOAuth(owner, new URL(server.url), server.auth, server.fetch);
+    }
   }
 
-  /** The header set for a run: from the configuration, or from `headers(ctx)` (checked). */
-  async headerSet(ctx: ReadonlyContext): Promise<HeaderSet> {
+  /**
+   * The header set for a run: from the configuration, or from `headers(ctx)` (checked); with
+   * `auth`, plus the user's bearer token (`forceRefresh` after the server refused it).
+   */
+  async headerSet(ctx: ReadonlyContext, forceRefresh = false): Promise<HeaderSet> {
+    if (!this.oauth) return this.givenHeaderSet(ctx);
+    const given = await this.givenHeaderSet(ctx);
+    return headerSetOf(this.owner, { ...given.headers, ...(await this.oauth.headers(ctx, forceRefresh)) });
+  }
+
+  private async givenHeaderSet(ctx: ReadonlyContext): Promise<HeaderSet> {
     const headers = this.headers;
     if (headers === undefined) return NO_HEADERS;
     if (typeof headers !== 'function') return headerSetOf(this.owner, headers);

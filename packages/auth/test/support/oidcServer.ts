@@ -19,7 +19,7 @@ export interface OidcServer {
   close(): Promise<void>;
 }
 
-export async function startOidcServer(options: { accessTokenTtl?: number } = {}): Promise<OidcServer> {
+export async function startOidcServer(options: { accessTokenTtl?: number; registration?: boolean } = {}): Promise<OidcServer> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -40,7 +40,13 @@ export async function startOidcServer(options: { accessTokenTtl?: number } = {})
     ],
     scopes: ['openid', 'offline_access', 'api:read'],
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
-    features: { devInteractions: { enabled: true }, clientCredentials: { enabled: true }, revocation: { enabled: true } },
+    features: {
+      devInteractions: { enabled: true },
+      clientCredentials: { enabled: true },
+      revocation: { enabled: true },
+      // Open dynamic client registration (RFC 7591), as MCP clients expect of an authorization server.
+      registration: { enabled: options.registration === true },
+    },
     ttl: { AccessToken: options.accessTokenTtl ?? 3600, ClientCredentials: 600, Grant: 86400, RefreshToken: 86400, IdToken: 3600, Interaction: 600, Session: 86400 },
     cookies: { keys: ['test-cookie-key-1'] },
     pkce: { required: () => true },
