@@ -45,10 +45,19 @@ export function buildRequest(
     const slot = byName.get(name);
     const value = slot ? own(args, slot.key) : undefined;
     if (value === undefined || value === null) throw new ArgumentProblem(`the path parameter "${slot?.key ?? name}" is required`);
-    const text = serializeSimple(value, slot?.parameter.explode === true);
-    if (text === '' || text === '.' || text === '..')
-      throw new ArgumentProblem(`the path parameter "${slot!.key}" must not be ${text === '' ? 'empty' : `"${text}"`}; give the value itself`);
-    return encodeURIComponent(text);
+    const parameter = slot!.parameter;
+    const values = Array.isArray(value) ? value.map(scalar) : [serializeSimple(value, parameter.explode === true)];
+    for (const text of values)
+      if (text === '' || text === '.' || text === '..')
+        throw new ArgumentProblem(`the path parameter "${slot!.key}" must not be ${text === '' ? 'empty' : `"${text}"`}; give the value itself`);
+    const encoded = values.map(encodeURIComponent);
+    // OpenAPI path styles: simple (default) `a,b`, label `.a.b`, matrix `;id=a,b` (exploded `;id=a;id=b`).
+    if (parameter.style === 'label') return `.${encoded.join(parameter.explode ? '.' : ',')}`;
+    if (parameter.style === 'matrix') {
+      const name = encodeURIComponent(parameter.name);
+      return parameter.explode ? encoded.map((v) => `;${name}=${v}`).join('') : `;${name}=${encoded.join(',')}`;
+    }
+    return encoded.join(',');
   });
   const basePath = base.pathname.replace(/\/+$/, '');
   const url = new URL(base.href);

@@ -5,7 +5,7 @@ import type { AddressPolicy } from './addressPolicy.js';
 import type { CredentialProvider } from './auth.js';
 import { ArgumentProblem, buildRequest } from './buildRequest.js';
 import type { ArgumentPlan } from './operationSchema.js';
-import type { OperationEntry, OperationInfo } from './operations.js';
+import { MUTATING_METHODS, type OperationEntry, type OperationInfo } from './operations.js';
 import { sendRequest, TransportProblem, type ApiResponse } from './sendRequest.js';
 import type { JsonNode } from './toJsonSchema.js';
 
@@ -37,8 +37,6 @@ export interface OpenApiToolInit {
   readonly parameters: JsonNode;
   readonly plan: ArgumentPlan;
 }
-
-const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
 
 /**
  * One operation of an OpenAPI description as a tool. A call checks the arguments against the
@@ -83,7 +81,7 @@ export class OpenApiTool extends BaseTool {
       if (!input.check(values)) throw invalidArgumentsError(this.name, input.problems(values), this.input.schema);
     }
     const checked = values as Record<string, unknown>;
-    const confirm = this.shared.requireConfirmation ?? MUTATING.has(this.operation.method);
+    const confirm = this.shared.requireConfirmation ?? MUTATING_METHODS.has(this.operation.method);
     if (confirm !== false || ctx.toolConfirmation !== undefined)
       await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.operation, checked, ctx) : confirm);
 

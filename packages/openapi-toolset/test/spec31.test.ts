@@ -80,6 +80,23 @@ describe('OpenAPI 3.1', () => {
     });
   });
 
+  it('path styles: simple arrays comma-joined, label and matrix (exploded too); each value its own encoded piece', async () => {
+    const { Hono } = await import('hono');
+    server = await startServer(new Hono().get('*', (c) => c.json({ path: new URL(c.req.url).pathname })));
+    const param = (name: string, style?: string, explode?: boolean) => ({ name, in: 'path', required: true, schema: { type: 'array', items: { type: 'string' } }, ...(style ? { style } : {}), ...(explode ? { explode } : {}) });
+    const toolset = openApiToolset({
+      spec: {
+        openapi: '3.1.0',
+        info: { title: 'styles', version: '1' },
+        paths: { '/s/{a}/l/{b}/m/{c}/e/{d}': { get: { operationId: 'styles', parameters: [param('a'), param('b', 'label'), param('c', 'matrix'), param('d', 'matrix', true)], responses: { '200': { description: 'ok' } } } } },
+      },
+      baseUrl: server.url,
+      allowPrivateAddresses: ['127.0.0.1'],
+    });
+    const { responses } = await runCalls(toolset, [{ name: 'styles', args: { a: ['x', 'y/z'], b: ['1', '2'], c: ['p', 'q'], d: ['r', 's'] } }]);
+    expect((responses[0]!.response as { body: { path: string } }).body.path).toBe('/s/x,y%2Fz/l/.1,2/m/;c=p,q/e/;d=r;d=s');
+  });
+
   it('without baseUrl the spec server is used, its variables at their defaults (and refused: not on the allow list)', async () => {
     const toolset = openApiToolset({ spec: ordersSpec, requireConfirmation: false, operations: ['listOrders'] });
     const { responses } = await runCalls(toolset, [{ name: 'listOrders', args: { shopId: 's' } }]);
