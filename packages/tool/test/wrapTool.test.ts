@@ -30,10 +30,9 @@ const FUTURE = Symbol('future capability');
 /** A class tool with every capability, private state, and two the flow does not know yet. */
 class Everything extends BaseTool {
   readonly calls: string[] = [];
-  readonly idempotent = true;
   #secret = 'kept';
   constructor() {
-    super({ name: 'everything', description: 'Does it all.', isLongRunning: true, timeoutMs: 250 });
+    super({ name: 'everything', description: 'Does it all.', isLongRunning: true, timeoutMs: 250, idempotent: true });
   }
   declaration() {
     return { name: this.name, description: this.declaredDescription() };
