@@ -54,13 +54,21 @@ export class ElicitingCalls {
 
   /** A first call: sent now; `undefined` when it paused for the user's input. */
   call(tool: ElicitingTool, ctx: ToolContext, args: Record<string, unknown>, replay: ElicitationPause['answered'] = []): Promise<Record<string, unknown> | undefined> {
+    // Progress goes to the run driving the call; none while it is paused.
+    return this.callWith(tool, ctx, (signal, register, progress) => tool.send(ctx, args, signal, register, progress), replay);
+  }
+
+  /** Like `call`, with another request than `tools/call` (a task's `tasks/result`). */
+  callWith(
+    tool: ElicitingTool,
+    ctx: ToolContext,
+    send: (signal: AbortSignal, register: (session: McpSession) => () => void, progress: (report: ProgressReport) => void) => Promise<CallToolResult>,
+    replay: ElicitationPause['answered'] = [],
+  ): Promise<Record<string, unknown> | undefined> {
     const live = new LiveCall(elicitationDigest);
     live.ctx = ctx;
     live.link(ctx.signal);
-    // Progress goes to the run driving the call; none while it is paused.
-    live.start((signal) =>
-      tool.send(ctx, args, signal, (session) => session.elicitations.add(live), (report) => live.ctx?.reportProgress(report)),
-    );
+    live.start((signal) => send(signal, (session) => session.elicitations.add(live), (report) => live.ctx?.reportProgress(report)));
     return this.drive(tool, ctx, live, [...replay]);
   }
 

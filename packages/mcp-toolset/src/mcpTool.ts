@@ -4,6 +4,7 @@ import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextpro
 import { callMeta, type McpCallMeta } from './callMeta.js';
 import type { ElicitingCalls, ElicitingTool } from './elicitingCalls.js';
 import { formatContent } from './formatContent.js';
+import { taskPauseOf, type TaskCalls, type TaskTool } from './taskCalls.js';
 import type { McpSession } from './mcpSession.js';
 import type { MediaShelf } from './mediaShelf.js';
 import { requestSignal } from './requestSignal.js';
@@ -25,6 +26,8 @@ export interface McpToolShared {
   readonly shelf: MediaShelf;
   readonly requireConfirmation: McpRequireConfirmation;
   readonly timeoutMs: number;
+  /** MCP tasks: how tools that run as tasks are followed. */
+  readonly tasks: TaskCalls;
   /** The app's per-call `_meta` entries. */
   readonly meta?: McpCallMeta;
   /** Set when the toolset takes the server's requests for input. */
@@ -46,7 +49,8 @@ export class McpTool extends BaseTool {
   /** Its annotations say a repeat is harmless: sent again after the connection broke (MCP-4). */
   private readonly retrySafe: boolean;
   private readonly declared: FunctionDeclaration;
-  private readonly taskRequired: boolean;
+  /** `execution.taskSupport` of the definition: whether it may or must run as an MCP task. */
+  readonly taskSupport?: string;
 
   constructor(
     definition: SdkTool,
@@ -57,12 +61,15 @@ export class McpTool extends BaseTool {
     const description = definition.description ?? definition.title ?? definition.annotations?.title ?? '';
     const annotations = definition.annotations;
     const safe = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
-    // A toolset that re-issues a call whose request for input was lost accepts that a call is sent
-    // again: so may the flow, when a resumed call was cut short (a crash between two questions).
-    super({ name, description, timeoutMs: shared.timeoutMs, idempotent: safe || shared.elicitation?.reissues === true });
+    // Resuming is safe to repeat for the flow (a resumed call cut short by a crash, or paused once
+    // more, is resumed again) when it is a look at a task (tasks/get), or when the toolset re-issues
+    // calls whose request for input was lost anyway.
+    const resumesSafely = shared.tasks.runsAsTask(definition.execution?.taskSupport) || shared.elicitation?.reissues === true;
+    super({ name, description, timeoutMs: shared.timeoutMs, idempotent: safe || resumesSafely });
     this.retrySafe = safe;
     this.mcpName = definition.name;
-    this.taskRequired = definition.execution?.taskSupport === 'required';
+    const support = definition.execution?.taskSupport;
+    if (support !== undefined) this.taskSupport = support;
     const declared: FunctionDeclaration = { name, description };
     if (definition.inputSchema !== undefined) declared.parametersJsonSchema = definition.inputSchema;
     if (definition.outputSchema !== undefined) declared.responseJsonSchema = definition.outputSchema;
@@ -77,11 +84,7 @@ export class McpTool extends BaseTool {
     const confirm = this.shared.requireConfirmation;
     if (confirm !== false || ctx.toolConfirmation !== undefined)
       await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.name, args, ctx) : confirm);
-    if (this.taskRequired)
-      throw new ToolError(
-        `Tool "${this.name}" needs task-based execution (MCP tasks), which this client does not support; use another tool.`,
-        { code: 'MCP_TASK_REQUIRED', toolName: this.name },
-      );
+    if (this.shared.tasks.runsAsTask(this.taskSupport)) return this.shared.tasks.call(this.tasking, ctx, args);
     const elicitation = this.shared.elicitation;
     if (elicitation) return elicitation.call(this.calling, ctx, args);
     const { signal, release } = requestSignal(ctx.signal);
@@ -103,6 +106,37 @@ export class McpTool extends BaseTool {
     convert: (ctx, result) => this.convert(ctx, result),
     failure: (ctx, error) => this.failure(ctx, error),
   };
+
+  /** How the toolset's task calls reach this tool's server, convert and report. */
+  protected get tasking(): TaskTool {
+    return (this.taskTool ??= this.makeTaskTool());
+  }
+
+  private taskTool?: TaskTool;
+
+  private makeTaskTool(): TaskTool {
+    return {
+      name: this.name,
+      mcpName: this.mcpName,
+      connection: () => this.shared.connections.connection(this.headerSet),
+      timeoutMs: this.shared.timeoutMs,
+      meta: (ctx, args) => callMeta(this.shared.meta, this.name, args, ctx),
+      convert: (ctx, result) => this.convert(ctx, result),
+      failure: (ctx, error) => this.failure(ctx, error),
+      inputRequired: async (ctx, fetch) => {
+        const elicitation = this.shared.elicitation;
+        if (elicitation) return elicitation.callWith(this.calling, ctx, (signal, register) => fetch(signal, register));
+        const { signal, release } = requestSignal(ctx.signal);
+        try {
+          return this.convert(ctx, await fetch(signal, () => () => {}));
+        } catch (error) {
+          throw this.failure(ctx, error);
+        } finally {
+          release();
+        }
+      },
+    };
+  }
 
   /**
    * Sends `tools/call` with the call's `_meta` (trace context, the app's entries) and progress
@@ -161,9 +195,20 @@ export class McpTool extends BaseTool {
  * user's answer resumes through `resume` (the flow calls it with the client's answer).
  */
 export class ResumableMcpTool extends McpTool {
-  /** The user's answer to the server's request for input (`{action, content?}`), given to the server. */
+  /**
+   * A later answer to a paused call: for a call waiting on its MCP task, a nudge to look again;
+   * else the user's answer to the server's request for input (`{action, content?}`).
+   */
   async resume(ctx: ToolContext, response: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
-    return this.shared.elicitation!.resume(this.calling, ctx, response);
+    const task = taskPauseOf(ctx.resumeState);
+    if (task) return this.shared.tasks.resume(this.tasking, ctx, task);
+    const elicitation = this.shared.elicitation;
+    if (!elicitation)
+      throw new ToolError(`Tool "${this.name}" has nothing waiting for this answer; call the tool again if it is still needed.`, {
+        code: 'MCP_NOTHING_PAUSED',
+        toolName: this.name,
+      });
+    return elicitation.resume(this.calling, ctx, response);
   }
 }
 

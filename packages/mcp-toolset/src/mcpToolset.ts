@@ -6,7 +6,8 @@ import { authorizedListing } from './mcpAuthorizedTools.js';
 import { assertServerConfig, type McpServerConfig } from './mcpServerConfig.js';
 import type { McpCallMeta } from './callMeta.js';
 import type { McpElicitationOptions } from './elicitation.js';
-import { elicitingCalls } from './elicitationOptions.js';
+import { elicitingCalls, taskCalls } from './toolsetFeatures.js';
+import type { McpTasksOptions } from './taskCalls.js';
 import { ToolPins, type McpPinToolsOptions } from './toolPins.js';
 import { McpTool, ResumableMcpTool, type McpRequireConfirmation, type McpToolShared } from './mcpTool.js';
 import { ServerConnections, type HeaderSet } from './serverConnections.js';
@@ -35,6 +36,8 @@ export interface McpToolsetOptions extends McpConnectionOptions {
    * changes is refused until `approve` says yes (see `McpPinToolsOptions`).
    */
   pinTools?: boolean | McpPinToolsOptions;
+  /** MCP tasks: how long a call follows its task within a turn, and whether optional ones run as tasks. */
+  tasks?: McpTasksOptions;
 }
 
 const DEFAULT_NAME = 'mcp_tool_set';
@@ -71,6 +74,7 @@ export class McpToolset extends BaseToolset {
     const meta = options.meta;
     if (meta !== undefined && typeof meta !== 'function')
       throw new ConfigError(`${owner}: meta must be a function (toolName, args, ctx) => ({...entries}).`);
+    const tasks = taskCalls(owner, options.tasks, settings.timeoutMs);
     const session = elicitation ? { ...settings.session, elicitation: true } : settings.session;
     const connections = new ServerConnections(owner, server, session, settings.maxSessions);
     connectionsOf.set(this, { connections, settings });
@@ -79,6 +83,7 @@ export class McpToolset extends BaseToolset {
       shelf: new MediaShelf(settings.inlineMedia),
       requireConfirmation,
       timeoutMs: settings.timeoutMs,
+      tasks,
       ...(meta ? { meta } : {}),
       ...(elicitation ? { elicitation } : {}),
     };
@@ -136,7 +141,8 @@ export class McpToolset extends BaseToolset {
         taken.add(name);
       }
       kept.add(name);
-      return this.shared.elicitation ? new ResumableMcpTool(definition, name, set, this.shared) : new McpTool(definition, name, set, this.shared);
+      const resumable = this.shared.elicitation !== undefined || this.shared.tasks.runsAsTask(definition.execution?.taskSupport);
+      return resumable ? new ResumableMcpTool(definition, name, set, this.shared) : new McpTool(definition, name, set, this.shared);
     });
   }
 }

@@ -1,6 +1,7 @@
 import { ConfigError, errorMessage, pendingLongRunningCalls, type Content, type Event, type FunctionCall } from '@adkit/flow';
 import { checkElicitationAnswer, type McpElicitationAnswer, type McpElicitationRequest } from './elicitation.js';
 import { pauseOf } from './elicitingCalls.js';
+import { savedResumeState } from './savedResumeState.js';
 
 /** An MCP tool call paused until the user answers the server's request for input. */
 export interface PendingElicitation {
@@ -21,7 +22,7 @@ export interface PendingElicitation {
 export function pendingElicitations(events: readonly Event[]): PendingElicitation[] {
   const pending: PendingElicitation[] = [];
   for (const { call, author } of pendingLongRunningCalls(events)) {
-    const pause = pauseOf(savedState(events, call.id!));
+    const pause = pauseOf(savedResumeState(events, call.id!));
     if (pause) pending.push({ call, author, request: pause.request });
   }
   return pending;
@@ -44,13 +45,4 @@ export async function createElicitationReply(pending: PendingElicitation, answer
     throw new ConfigError(`createElicitationReply for tool "${call.name}": ${errorMessage(error)}`, { cause: error });
   }
   return { role: 'user', parts: [{ functionResponse: { id: call.id, name: call.name, response: { ...checked } } }] };
-}
-
-/** The newest state the call saved when it paused. */
-function savedState(events: readonly Event[], callId: string): unknown {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const states = events[i]!.actions?.resumeStates;
-    if (states && Object.hasOwn(states, callId)) return states[callId];
-  }
-  return undefined;
 }

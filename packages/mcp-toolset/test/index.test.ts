@@ -10,11 +10,13 @@ describe('@adkit/mcp-toolset exports', () => {
       'McpToolset',
       'TOOL_TRACE_CONTEXT',
       'createElicitationReply',
+      'createTaskCheck',
       'defaultInlineMedia',
       'mcpPrompts',
       'mcpResources',
       'mcpToolset',
       'pendingElicitations',
+      'pendingMcpTasks',
     ]);
   });
 });
