@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { loadArtifactsTool } from '@adkit/artifact-tools';
+import { loadArtifacts } from '@adkit/artifact-tools';
 import { LlmAgent, type Tool, type Toolset } from '@adkit/flow';
-import { loadMemoryTool, preloadMemoryTool } from '@adkit/memory-tools';
+import { loadMemory, preloadMemory } from '@adkit/memory-tools';
 import { fileSystemSource, skillToolset } from '@adkit/skill-toolset';
 import { DemoBrain, SummarizerBrain } from './demoBrain.js';
 import { askForApproval, reimburse } from './expenseTools.js';
@@ -50,9 +50,9 @@ export function createAssistant({ choice, folder }: AssistantParts): LlmAgent {
     requestVacationDays,
     planItinerary,
     saveNote,
-    loadArtifactsTool,
-    preloadMemoryTool,
-    loadMemoryTool,
+    loadArtifacts,
+    preloadMemory,
+    loadMemory,
     summarizerTool(choice.model ?? new SummarizerBrain()),
     ...(choice.gemini ? [webSearchTool(choice.gemini)] : []),
   ];

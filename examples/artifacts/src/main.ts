@@ -1,6 +1,6 @@
 import { InMemorySessionService, LlmAgent, Runner, createUserContent, stringifyContent } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
-import { FileSystemArtifactService, loadArtifactsTool } from '@adkit/artifact-tools';
+import { FileSystemArtifactService, loadArtifacts } from '@adkit/artifact-tools';
 import { functionTool } from '@adkit/function-tool';
 import Type from 'typebox';
 
@@ -19,7 +19,7 @@ const model = new ScriptedModel([
 ]);
 const runner = new Runner({
   appName: 'reports',
-  agent: new LlmAgent({ name: 'writer', model, tools: [writeReport, loadArtifactsTool] }),
+  agent: new LlmAgent({ name: 'writer', model, tools: [writeReport, loadArtifacts] }),
   sessionService: new InMemorySessionService(),
   artifactService: new FileSystemArtifactService({ root: 'artifacts' }), // versions kept in ./artifacts
   autoCreateSession: true,

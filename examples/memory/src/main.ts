@@ -1,6 +1,6 @@
 import { InMemoryMemoryService, InMemorySessionService, LlmAgent, Runner, createUserContent, stringifyContent } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
-import { loadMemoryTool, preloadMemoryTool } from '@adkit/memory-tools';
+import { loadMemory, preloadMemory } from '@adkit/memory-tools';
 
 // A scripted model (offline). On Tuesday it looks "dog" up with load_memory.
 const model = new ScriptedModel([
@@ -10,7 +10,7 @@ const model = new ScriptedModel([
 ]);
 const runner = new Runner({
   appName: 'pets',
-  agent: new LlmAgent({ name: 'pal', model, tools: [preloadMemoryTool, loadMemoryTool] }),
+  agent: new LlmAgent({ name: 'pal', model, tools: [preloadMemory, loadMemory] }),
   sessionService: new InMemorySessionService(),
   memoryService: new InMemoryMemoryService(),
   addSessionsToMemory: true, // each finished session is remembered for the user's next ones

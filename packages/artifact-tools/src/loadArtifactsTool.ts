@@ -125,7 +125,14 @@ function kindOf(value: unknown): string {
  * artifact service fails the step.
  *
  * ```ts
- * new LlmAgent({ name: 'analyst', model, tools: [loadArtifactsTool] })
+ * new LlmAgent({ name: 'analyst', model, tools: [loadArtifacts] })
  * ```
  */
-export const loadArtifactsTool: BaseTool = new LoadArtifactsTool();
+export const loadArtifacts: BaseTool = new LoadArtifactsTool();
+
+/**
+ * @deprecated Renamed `loadArtifacts`: a ready-made tool is named after the tool, without a suffix;
+ * `…Tool` and `…Toolset` mark functions that make one (CONTRIBUTING.md). This name still works in
+ * this release and is removed in the next one.
+ */
+export const loadArtifactsTool = loadArtifacts;

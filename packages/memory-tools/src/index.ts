@@ -1,5 +1,5 @@
 // The public API of @adkit/memory-tools. Every line here is an API decision.
-export { preloadMemoryTool } from './preloadMemoryTool.js';
+export { preloadMemory, preloadMemoryTool } from './preloadMemoryTool.js';
 export type { LoadedMemory } from './loadMemoryTool.js';
-export { loadMemoryTool, LOAD_MEMORY_INSTRUCTION } from './loadMemoryTool.js';
+export { loadMemory, loadMemoryTool, LOAD_MEMORY_INSTRUCTION } from './loadMemoryTool.js';
 export { formatMemories } from './formatMemories.js';

@@ -51,10 +51,10 @@ function loadedMemory(entry: MemoryEntry): LoadedMemory {
  * answers `{error: "failed to search memory: …"}`.
  *
  * ```ts
- * new LlmAgent({ name: 'assistant', model, tools: [loadMemoryTool] })
+ * new LlmAgent({ name: 'assistant', model, tools: [loadMemory] })
  * ```
  */
-export const loadMemoryTool: RunnableTool & RequestProcessor = {
+export const loadMemory: RunnableTool & RequestProcessor = {
   name: search.name,
   description: search.description,
   declaration(): FunctionDeclaration {
@@ -68,3 +68,10 @@ export const loadMemoryTool: RunnableTool & RequestProcessor = {
     appendInstructions(request, [LOAD_MEMORY_INSTRUCTION]);
   },
 };
+
+/**
+ * @deprecated Renamed `loadMemory`: a ready-made tool is named after the tool, without a suffix;
+ * `…Tool` and `…Toolset` mark functions that make one (CONTRIBUTING.md). This name still works in
+ * this release and is removed in the next one.
+ */
+export const loadMemoryTool = loadMemory;

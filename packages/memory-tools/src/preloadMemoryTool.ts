@@ -11,10 +11,10 @@ import { formatMemories } from './formatMemories.js';
  * `preload memory search failed: …`.
  *
  * ```ts
- * new LlmAgent({ name: 'assistant', model, tools: [preloadMemoryTool] })
+ * new LlmAgent({ name: 'assistant', model, tools: [preloadMemory] })
  * ```
  */
-export const preloadMemoryTool: Tool & RequestProcessor = {
+export const preloadMemory: Tool & RequestProcessor = {
   name: 'preload_memory',
   description: 'Preloads relevant memory for the current user.',
   async processRequest(ctx: RequestContext, request: LlmRequest): Promise<void> {
@@ -35,3 +35,10 @@ export const preloadMemoryTool: Tool & RequestProcessor = {
     ]);
   },
 };
+
+/**
+ * @deprecated Renamed `preloadMemory`: a ready-made tool is named after the tool, without a suffix;
+ * `…Tool` and `…Toolset` mark functions that make one (CONTRIBUTING.md). This name still works in
+ * this release and is removed in the next one.
+ */
+export const preloadMemoryTool = preloadMemory;

@@ -39,7 +39,14 @@ class ExitLoopTool extends BaseTool {
  * (the loop stops) and `skipSummarization` (the agent's turn ends), and answers `{}`.
  *
  * ```ts
- * new LoopAgent({ name: 'refine', subAgents: [new LlmAgent({ ..., tools: [exitLoopTool] })] })
+ * new LoopAgent({ name: 'refine', subAgents: [new LlmAgent({ ..., tools: [exitLoop] })] })
  * ```
  */
-export const exitLoopTool: BaseTool = new ExitLoopTool();
+export const exitLoop: BaseTool = new ExitLoopTool();
+
+/**
+ * @deprecated Renamed `exitLoop`: a ready-made tool is named after the tool, without a suffix;
+ * `…Tool` and `…Toolset` mark functions that make one (CONTRIBUTING.md). This name still works in
+ * this release and is removed in the next one.
+ */
+export const exitLoopTool = exitLoop;

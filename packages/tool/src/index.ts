@@ -33,6 +33,6 @@ export {
   SUBSCHEMA_KEYWORDS,
 } from '@adkit/flow';
 export { isObjectSchema, describeFields } from './objectSchema.js';
-export { exitLoopTool } from './exitLoopTool.js';
+export { exitLoop, exitLoopTool } from './exitLoopTool.js';
 export type { FewShotExample } from './exampleTool.js';
 export { exampleTool } from './exampleTool.js';

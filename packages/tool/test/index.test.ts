@@ -22,6 +22,7 @@ describe('@adkit/tool exports', () => {
         'confirmationHint',
         'describeFields',
         'exampleTool',
+        'exitLoop',
         'exitLoopTool',
         'filterToolset',
         'formatSchemaErrors',
@@ -60,4 +61,9 @@ describe('@adkit/tool exports', () => {
     expect(api.MAX_SCHEMA_PROBLEMS).toBe(flow.MAX_SCHEMA_PROBLEMS);
     expect(api.SUBSCHEMA_KEYWORDS).toBe(flow.SUBSCHEMA_KEYWORDS);
   });
+});
+
+it('#31: the ready-made exit_loop tool is exitLoop; exitLoopTool is its deprecated old name, the same tool', () => {
+  expect(api.exitLoopTool).toBe(api.exitLoop);
+  expect(api.exitLoop.name).toBe('exit_loop');
 });
