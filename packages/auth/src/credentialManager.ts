@@ -77,10 +77,13 @@ export function credentialManager(options: CredentialManagerOptions): Credential
     }
     const server = await authorizationServer(config.authScheme, http(signal));
     const raw = config.rawAuthCredential?.oauth2;
-    const client: oauth.Client = { client_id: raw?.clientId ?? '' };
+    // The client the tokens were issued to (a registration made by another process may differ).
+    const clientId = stored.oauth2?.clientId ?? raw?.clientId ?? '';
+    const client: oauth.Client = { client_id: clientId };
     let tokens: oauth.TokenEndpointResponse;
     try {
-      const response = await oauth.refreshTokenGrantRequest(server, client, clientAuth(raw?.clientSecret), refreshToken, requestOptions(http(signal)));
+      const secret = clientId === raw?.clientId ? raw?.clientSecret : undefined;
+      const response = await oauth.refreshTokenGrantRequest(server, client, clientAuth(secret), refreshToken, requestOptions(http(signal)));
       tokens = await oauth.processRefreshTokenResponse(server, client, response);
     } catch (error) {
       // A refresh token the server no longer honours (revoked, expired): the user must consent again.
@@ -90,7 +93,7 @@ export function credentialManager(options: CredentialManagerOptions): Credential
       }
       throw new CredentialError(`Refreshing the credential failed: ${describe(error)}.`, { cause: error });
     }
-    const credential = toCredential(stored.authType, tokens, now(), refreshToken);
+    const credential = toCredential(stored.authType, tokens, now(), clientId, refreshToken);
     await service.set(record(scope, key), credential as unknown as CredentialRecord);
     return credential;
   }
@@ -128,7 +131,7 @@ export function credentialManager(options: CredentialManagerOptions): Credential
         } catch (error) {
           throw new CredentialError(`The client-credentials grant failed: ${describe(error)}.`, { cause: error });
         }
-        const credential = toCredential('oauth2', tokens, now());
+        const credential = toCredential('oauth2', tokens, now(), raw.clientId);
         await service.set(record(scope, key), credential as unknown as CredentialRecord);
         return credential;
       }
@@ -205,13 +208,13 @@ export function credentialManager(options: CredentialManagerOptions): Credential
         throw new CredentialError(`the code exchange failed: ${describe(error)}`, { cause: error });
       }
       const authType = request.rawAuthCredential?.authType ?? (request.authScheme.type === 'openIdConnect' ? 'openIdConnect' : 'oauth2');
-      await service.set(record(scope, request.credentialKey), toCredential(authType, tokens, now()) as unknown as CredentialRecord);
+      await service.set(record(scope, request.credentialKey), toCredential(authType, tokens, now(), client.client_id) as unknown as CredentialRecord);
     },
   };
 }
 
-function toCredential(authType: AuthCredential['authType'], tokens: oauth.TokenEndpointResponse, nowMs: number, previousRefresh?: string): AuthCredential {
-  const oauth2: NonNullable<AuthCredential['oauth2']> = { accessToken: tokens.access_token, tokenType: tokens.token_type };
+function toCredential(authType: AuthCredential['authType'], tokens: oauth.TokenEndpointResponse, nowMs: number, clientId: string, previousRefresh?: string): AuthCredential {
+  const oauth2: NonNullable<AuthCredential['oauth2']> = { clientId, accessToken: tokens.access_token, tokenType: tokens.token_type };
   const refreshToken = tokens.refresh_token ?? previousRefresh;
   if (refreshToken) oauth2.refreshToken = refreshToken;
   if (typeof tokens.expires_in === 'number') oauth2.expiresAt = Math.floor(nowMs / 1000) + tokens.expires_in;

@@ -143,4 +143,32 @@ describe('mcpToolset({url, auth})', () => {
       await toolset.close();
     }
   });
+  it('AU-9: a restarted app (a new toolset, registered anew) keeps the user\'s tokens and refreshes them with the client they were issued to', async () => {
+    const service = new InMemoryCredentialService();
+    const build = (call: string, id: string) => {
+      const toolset = mcpToolset({ url: mcp.url, auth: { redirectUri: idp.redirectUri } }, { name: 'github' });
+      const model = new ScriptedModel([functionCallResponse([{ name: call, args: {}, id }]), textResponse('ok')]);
+      const credentials = credentialManager({ credentialService: service, allowInsecureRequests: true });
+      return { toolset, runner: new InMemoryRunner({ agent: new LlmAgent({ name: 'assistant', model, toolsets: [toolset] }), appName: 'app', credentials }) };
+    };
+    const one = build('authorize_github', 'a');
+    await one.runner.sessionService.createSession({ appName: 'app', userId: 'dave', sessionId: 's' });
+    const [pending] = pendingCredentialRequests(await collect(one.runner.runAsync({ userId: 'dave', sessionId: 's', newMessage: createUserContent('connect') })));
+    await collect(one.runner.runAsync({ userId: 'dave', sessionId: 's', newMessage: createCredentialReply(pending!, { authResponseUri: await consent(pending!.authUri!, idp.redirectUri, { login: 'dave' }) }) }));
+    await one.toolset.close();
+    const stored = (await service.get({ appName: 'app', userId: 'dave', name: `mcp:${mcp.url}` })) as { oauth2: { accessToken: string; clientId: string } };
+    await (await idp.provider.AccessToken.find(stored.oauth2.accessToken))!.destroy();
+
+    const two = build('whoami', 'w');
+    try {
+      await two.runner.sessionService.createSession({ appName: 'app', userId: 'dave', sessionId: 's' });
+      const events = await collect(two.runner.runAsync({ userId: 'dave', sessionId: 's', newMessage: createUserContent('who am I?') }));
+      expect(events.flatMap(getFunctionResponses).find((r) => r.id === 'w')!.response).toEqual({ output: 'you are dave' });
+      const refreshed = (await service.get({ appName: 'app', userId: 'dave', name: `mcp:${mcp.url}` })) as { oauth2: { accessToken: string; clientId: string } };
+      expect(refreshed.oauth2.clientId).toBe(stored.oauth2.clientId);
+      expect(refreshed.oauth2.accessToken).not.toBe(stored.oauth2.accessToken);
+    } finally {
+      await two.toolset.close();
+    }
+  });
 });
