@@ -207,3 +207,33 @@ describe('a durable pause across a restart (SQLite)', () => {
     expect(lastResponse(model2)).toEqual(error);
   });
 });
+
+describe('the README example of a durable pause', () => {
+  it('runs as shown: the run pauses, the answer resumes the call', async () => {
+    const { observed, server } = world();
+    const sessionService = new InMemorySessionService();
+    const model = new ScriptedModel([functionCallResponse([{ name: 'book', args: { city: 'Lisbon' } }]), textResponse('Booked.')]);
+    const logged: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => void logged.push(line);
+    try {
+    const toolset = mcpToolset(server, { elicitation: {} }); // no handler: calls pause for the user
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'assistant', model, toolsets: [toolset] }), sessionService, autoCreateSession: true });
+    for await (const event of runner.runAsync({ userId: 'u1', sessionId: 's1', newMessage: createUserContent('Book Lisbon') })) void event;
+
+    // Later, in any process: render what the server asks, then send the user's answer.
+    const { events } = (await sessionService.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!;
+    const [pending] = pendingElicitations(events);
+    console.log(pending!.request.message); // and request.requestedSchema (a form) or request.url
+    const reply = await createElicitationReply(pending!, { action: 'accept', content: { guest: 'Ana', nights: 2 } });
+    for await (const event of runner.runAsync({ userId: 'u1', sessionId: 's1', newMessage: reply })) void event;
+
+      await runner.close();
+    } finally {
+      console.log = log;
+    }
+    expect(logged).toEqual(['Who stays in Lisbon, and how many nights?']);
+    expect(observed.answers).toEqual([{ action: 'accept', content: { guest: 'Ana', nights: 2 } }]);
+    expect(lastResponse(model)).toEqual({ output: 'booking Lisbon: {"guest":"Ana","nights":2}' });
+  });
+});

@@ -13,3 +13,14 @@ it('shows examples/mcp-stdio/src/main.ts verbatim, and the output it prints', { 
   const { stdout } = await runExample(example);
   expect(`${stdout.join('\n')}\n`).toBe(shown);
 });
+
+it('its durable-pause example is, verbatim, the code test/elicitationPause.test.ts runs', () => {
+  const [, pause] = codeBlocks(readFileSync(readme, 'utf8'), 'ts');
+  expect(pause).toBeDefined();
+  const test = readFileSync(new URL('./elicitationPause.test.ts', import.meta.url), 'utf8');
+  const indented = pause!
+    .split('\n')
+    .map((line) => (line ? `    ${line}` : line))
+    .join('\n');
+  expect(test).toContain(indented);
+});
