@@ -1,5 +1,5 @@
 import type { FunctionDeclaration, JsonSchema } from '@adkit/flow';
-import { compileStrictSchema, type StrictSchema } from './strictSchema.js';
+import { compileStrictSchema, openaiSchema, type StrictSchema } from './strictSchema.js';
 import { genaiSchemaToJsonSchema } from './toJsonSchema.js';
 
 const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) }) as JsonSchema;
@@ -13,6 +13,17 @@ const NO_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: Ob
 export class SchemaCache {
   private readonly converted = new WeakMap<JsonSchema, JsonSchema>();
   private readonly compiled = new WeakMap<JsonSchema, StrictSchema>();
+  private readonly sendables = new WeakMap<JsonSchema, JsonSchema>();
+
+  /** `openaiSchema` (what OpenAI accepts outside strict mode), once per schema object. */
+  sendable(schema: JsonSchema): JsonSchema {
+    let sendable = this.sendables.get(schema);
+    if (!sendable) {
+      sendable = openaiSchema(schema).schema;
+      this.sendables.set(schema, sendable);
+    }
+    return sendable;
+  }
 
   /**
    * The JSON Schema of a declaration's arguments: `parametersJsonSchema`, else the converted genai

@@ -10,7 +10,7 @@ export interface SchemaFinding {
   /**
    * `rejected`: the provider refuses the schema (for `openai-strict`: the adapter then sends the
    * tool non-strict); `ignored`: accepted but not enforced or not seen; `changed`: rewritten by the
-   * adapter (strict form).
+   * adapter (its schema pass `openaiSchema`, or the strict form).
    */
   effect: 'rejected' | 'ignored' | 'changed';
   message: string;
@@ -105,11 +105,12 @@ function openaiFindings(schema: JsonSchema): SchemaFinding[] {
     findings.push({ path: '', keyword: 'type', effect: 'rejected', message: 'function parameters must be a JSON Schema of type "object"' });
   }
   walk(schema, '', (node, path) => {
+    // OpenAI refuses these; the adapter's pass (openaiSchema) rewrites them.
     if (isArraySchema(node) && node.items === undefined) {
-      findings.push({ path, keyword: 'items', effect: 'rejected', message: 'an array schema without "items" is rejected' });
+      findings.push({ path, keyword: 'items', effect: 'changed', message: 'an array schema without "items" is rejected by OpenAI; the adapter sends "items": {}' });
     }
     if (Array.isArray(node.items)) {
-      findings.push({ path, keyword: 'items', effect: 'rejected', message: 'tuple "items" (an array of schemas) is rejected; "items" must be a schema' });
+      findings.push({ path, keyword: 'items', effect: 'changed', message: 'tuple "items" (an array of schemas) is rejected by OpenAI; the adapter sends "prefixItems"' });
     }
     for (const key of Object.keys(node)) {
       if (VALIDATION_KEYWORDS.has(key)) {

@@ -42,7 +42,8 @@ export function toolSpecs(config: GenerateContentConfig, model: string, strict: 
       );
     }
     for (const declaration of tool.functionDeclarations ?? []) {
-      const parameters = schemas.parameters(declaration);
+      // The adapter's schema pass (openaiSchema), then strict compilation when asked.
+      const parameters = schemas.sendable(schemas.parameters(declaration));
       const base = {
         name: declaration.name,
         ...(declaration.description !== undefined ? { description: declaration.description } : {}),

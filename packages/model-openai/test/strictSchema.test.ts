@@ -222,19 +222,19 @@ describe('schemaReport', () => {
       'ignored /properties/name minLength',
       'ignored /properties/name format',
       'ignored /properties/tags patternProperties',
-      'rejected /properties/pair items',
+      'changed /properties/pair items',
       'ignored /properties/pair minItems',
     ]);
     expect(brief(report['openai-strict'])).toEqual([
       'rejected /properties/tags patternProperties',
       'rejected /properties/tags properties',
       'rejected /properties/pair additionalItems',
-      'rejected /properties/pair items',
+      'changed /properties/pair items',
     ]);
     expect(brief(report.gemini)).toEqual([
       'ignored /properties/name minLength',
       'ignored /properties/tags patternProperties',
-      'rejected /properties/pair items',
+      'changed /properties/pair items',
       'ignored /properties/pair additionalItems',
     ]);
   });
