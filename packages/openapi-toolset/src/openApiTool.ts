@@ -9,10 +9,14 @@ import { MUTATING_METHODS, type OperationEntry, type OperationInfo } from './ope
 import { sendRequest, TransportProblem, type ApiResponse } from './sendRequest.js';
 import type { JsonNode } from './toJsonSchema.js';
 
-/** Whether a call needs the user's approval first (HC-2), decided from the operation and the arguments. */
+/**
+ * Whether a call needs the user's approval first (HC-2): a flag, or a function of the tool's name,
+ * the checked arguments and the context (the shape every toolset's `requireConfirmation` has),
+ * with the operation (method, path, tags) fourth.
+ */
 export type OpenApiRequireConfirmation =
   | boolean
-  | ((operation: OperationInfo, args: Record<string, unknown>, ctx: ToolContext) => boolean | Promise<boolean>);
+  | ((toolName: string, args: Record<string, unknown>, ctx: ToolContext, operation: OperationInfo) => boolean | Promise<boolean>);
 
 /** App headers for every request: fixed, or computed per run (e.g. from `ctx.context`). */
 export type HeaderSource = Record<string, string> | ((ctx: ReadonlyContext) => Record<string, string> | Promise<Record<string, string>>);
@@ -83,7 +87,7 @@ export class OpenApiTool extends BaseTool {
     const checked = values as Record<string, unknown>;
     const confirm = this.shared.requireConfirmation ?? MUTATING_METHODS.has(this.operation.method);
     if (confirm !== false || ctx.toolConfirmation !== undefined)
-      await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.operation, checked, ctx) : confirm);
+      await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.name, checked, ctx, this.operation) : confirm);
 
     const first = await this.call(ctx, checked);
     if ('consent' in first) return this.askConsent(ctx, first.consent);

@@ -1,5 +1,5 @@
-import { ConfigError, type ReadonlyContext, type Tool, type Toolset } from '@adkit/flow';
-import { toFunctionName } from '@adkit/tool';
+import { AdkitError, ConfigError, errorMessage, type ReadonlyContext, type Tool, type Toolset } from '@adkit/flow';
+import { toFunctionName, type ToolPredicate } from '@adkit/tool';
 import { addressPolicy, type AddressPolicy } from './addressPolicy.js';
 import { appCredentials, assertAuthOptions, securitySchemes, type AuthOptions } from './auth.js';
 import { OpenApiSpecError } from './errors.js';
@@ -30,11 +30,18 @@ export interface OpenApiToolsetOptions {
   auth?: AuthOptions;
   /** Which operations become tools; all by default. */
   operations?: OperationFilter;
+  /**
+   * Which of the listed tools the model sees, decided per listing (PK-5), like every toolset's
+   * `toolFilter`: tool names (with or without the prefix), or a predicate `(ctx, tool)`, e.g. per
+   * user. `operations` decides what is built at all; this one is for what depends on the run.
+   */
+  toolFilter?: ToolPredicate | readonly string[];
   /** Tool names become `<prefix>_<name>`. */
   prefix?: string;
   /**
-   * Ask the user before a call (HC-2): a flag for all operations, or a function per call. By
-   * default POST, PUT, PATCH and DELETE ask and the other methods do not.
+   * Ask the user before a call (HC-2): a flag for all operations, or a function per call
+   * `(toolName, args, ctx, operation)`. By default POST, PUT, PATCH and DELETE ask and the other
+   * methods do not.
    */
   requireConfirmation?: OpenApiRequireConfirmation;
   /** Headers sent with every request (never shown to the model). */
@@ -64,6 +71,7 @@ export class OpenApiToolset implements Toolset {
   private readonly filter: (operation: OperationInfo) => boolean;
   private readonly baseUrl?: URL;
   private readonly policy: AddressPolicy;
+  private readonly toolFilter?: ToolPredicate;
   private loading?: Promise<OpenApiTool[]>;
 
   constructor(options: OpenApiToolsetOptions) {
@@ -79,7 +87,7 @@ export class OpenApiToolset implements Toolset {
     assertAuthOptions(options.auth);
     const confirm = options.requireConfirmation;
     if (confirm !== undefined && typeof confirm !== 'boolean' && typeof confirm !== 'function')
-      throw new ConfigError('openApiToolset: requireConfirmation must be true, false or a function (operation, args, ctx) => boolean.');
+      throw new ConfigError('openApiToolset: requireConfirmation must be true, false or a function (toolName, args, ctx, operation) => boolean.');
     if (options.headers !== undefined && typeof options.headers !== 'function') {
       if (typeof options.headers !== 'object' || options.headers === null)
         throw new ConfigError('openApiToolset: headers must be an object of header names to values, or a function (ctx) => such an object.');
@@ -96,6 +104,15 @@ export class OpenApiToolset implements Toolset {
       throw new ConfigError(`openApiToolset: maxRedirects must be a whole number of at least 0, got ${String(options.maxRedirects)}.`);
     this.policy = addressPolicy(options.allowPrivateAddresses);
     this.filter = operationFilter(options.operations);
+    const toolFilter = options.toolFilter;
+    if (Array.isArray(toolFilter)) {
+      if (toolFilter.some((name) => typeof name !== 'string')) throw new ConfigError('openApiToolset: toolFilter must list tool names as strings, or be a predicate (ctx, tool) => boolean.');
+      const names = new Set(toolFilter as readonly string[]);
+      const prefix = options.prefix ? `${options.prefix}_` : '';
+      this.toolFilter = (_ctx, tool) => names.has(tool.name) || (prefix !== '' && tool.name.startsWith(prefix) && names.has(tool.name.slice(prefix.length)));
+    } else if (typeof toolFilter === 'function') this.toolFilter = toolFilter as ToolPredicate;
+    else if (toolFilter !== undefined)
+      throw new ConfigError('openApiToolset: toolFilter must list tool names as strings, or be a predicate (ctx, tool) => boolean.');
     this.options = options;
   }
 
@@ -109,7 +126,20 @@ export class OpenApiToolset implements Toolset {
       this.loading = undefined;
       throw error;
     });
-    return [...(await this.loading)];
+    const tools = await this.loading;
+    const filter = this.toolFilter;
+    if (!filter) return [...tools];
+    const kept: Tool[] = [];
+    for (const tool of tools) {
+      let keep: boolean;
+      try {
+        keep = await filter(ctx, tool);
+      } catch (error) {
+        throw new AdkitError('TOOLSET_ERROR', `toolset "${this.name}": the tool filter failed for tool "${tool.name}": ${errorMessage(error)}`, { cause: error });
+      }
+      if (keep) kept.push(tool);
+    }
+    return kept;
   }
 
   /** Closes the connections to the API (the runner calls it when it closes); a later call opens new ones. */

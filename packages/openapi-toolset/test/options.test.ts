@@ -29,7 +29,7 @@ describe('construction', () => {
     ['an ftp baseUrl', { baseUrl: 'ftp://example.com' }, 'openApiToolset: baseUrl must use http or https, got ftp:'],
     ['a prefix with a dash', { prefix: 'git-hub' }, 'openApiToolset: prefix must be letters, digits and "_" (at most 30, not starting with a digit), got "git-hub".'],
     ['a credential of no known shape', { auth: { api_key: { key: 'x' } as never } }, 'openApiToolset: auth["api_key"] must be {apiKey}, {token}, {username, password}, {oauth2: {clientId, clientSecret, redirectUri}} or a function (ctx) => a static one.'],
-    ['requireConfirmation "yes"', { requireConfirmation: 'yes' as never }, 'openApiToolset: requireConfirmation must be true, false or a function (operation, args, ctx) => boolean.'],
+    ['requireConfirmation "yes"', { requireConfirmation: 'yes' as never }, 'openApiToolset: requireConfirmation must be true, false or a function (toolName, args, ctx, operation) => boolean.'],
     ['a header with a line break', { headers: { 'X-App': 'a\r\nX-Evil: 1' } }, 'openApiToolset: headers["X-App"] must be a string without line breaks.'],
     ['timeoutMs 0', { timeoutMs: 0 }, 'openApiToolset: timeoutMs must be a positive number, got 0.'],
     ['maxRedirects -1', { maxRedirects: -1 }, 'openApiToolset: maxRedirects must be a whole number of at least 0, got -1.'],

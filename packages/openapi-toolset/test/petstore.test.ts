@@ -4,9 +4,9 @@ import { createConfirmationReply, pendingConfirmations } from '@adkit/confirmati
 import { InMemoryRunner, LlmAgent, createUserContent, getFunctionResponses } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openApiToolset } from '../src/index.js';
+import { openApiToolset, type OpenApiTool } from '../src/index.js';
 import { petstoreApp, petstoreSpec, startServer, type RunningServer } from './support/petstore.js';
-import { listTools, runCalls, send } from './support/run.js';
+import { listTools, listingContext, runCalls, send } from './support/run.js';
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -114,8 +114,8 @@ describe('the Petstore (OpenAPI 3.0) end to end', () => {
   it('requireConfirmation: false lets mutating calls through; a function decides per call', async () => {
     const decided: string[] = [];
     const toolset = await petstore({
-      requireConfirmation: (operation, args) => {
-        decided.push(`${operation.method} ${JSON.stringify(args)}`);
+      requireConfirmation: (toolName, args, _ctx, operation) => {
+        decided.push(`${toolName} ${operation.method} ${JSON.stringify(args)}`);
         return operation.method === 'delete';
       },
     });
@@ -127,7 +127,7 @@ describe('the Petstore (OpenAPI 3.0) end to end', () => {
       expect.objectContaining({ status: 201, body: { id: 3, name: 'Nemo', tag: null } }),
       { error: 'error tool "deletePet" requires confirmation, please approve or reject' },
     ]);
-    expect(decided).toEqual(['post {"body":{"name":"Nemo"}}', 'delete {"petId":"1"}']);
+    expect(decided).toEqual(['createPets post {"body":{"name":"Nemo"}}', 'deletePet delete {"petId":"1"}']);
   });
 
   it('invalid arguments: each problem and the expected fields; nothing is sent', async () => {
@@ -148,5 +148,17 @@ describe('the Petstore (OpenAPI 3.0) end to end', () => {
     expect(await names({ methods: ['GET'], tags: ['pets'] })).toEqual(['listPets', 'showPetById']);
     expect(await names((op) => op.method === 'delete')).toEqual(['deletePet']);
     expect(await names({ ids: ['listPets'] }, 'pets')).toEqual(['pets_listPets']);
+  });
+
+  it('PK-5: toolFilter decides per listing what the model sees: names with or without the prefix, or a predicate of the run', async () => {
+    server = await startServer(petstoreApp(), '/v1');
+    const list = async (toolFilter: Parameters<typeof openApiToolset>[0]['toolFilter'], ctx = listingContext()) =>
+      ((await openApiToolset({ spec: petstoreSpec, baseUrl: server!.url, prefix: 'pets', toolFilter }).tools(ctx)) as { name: string }[]).map((t) => t.name);
+    expect(await list(['listPets', 'pets_showPetById'])).toEqual(['pets_listPets', 'pets_showPetById']);
+    const readOnlyFor = (ctx: { userId: string }, tool: { name: string }) => ctx.userId === 'admin' || (tool as OpenApiTool).operation.method === 'get';
+    expect(await list(readOnlyFor)).toEqual(['pets_listPets', 'pets_showPetById', 'pets_getInventory']);
+    expect(await list(readOnlyFor, { ...listingContext(), userId: 'admin' })).toHaveLength(5);
+    const failing = openApiToolset({ spec: petstoreSpec, baseUrl: server.url, toolFilter: () => { throw new Error('no permissions service'); } });
+    await expect(failing.tools(listingContext())).rejects.toThrow('toolset "openapi": the tool filter failed for tool "listPets": no permissions service');
   });
 });
