@@ -18,5 +18,8 @@ const main = new LlmAgent({
 });
 const runner = new InMemoryRunner({ agent: main, autoCreateSession: true });
 for await (const event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('Summarise the notes.') }))
-  if (event.partial) console.log(`  (${event.toolProgress?.toolName} working: ${stringifyContent(event.toolProgress!.event!)})`);
+  if (event.errorCode) {
+    console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+    process.exitCode = 1;
+  } else if (event.partial) console.log(`  (${event.toolProgress?.toolName} working: ${stringifyContent(event.toolProgress!.event!)})`);
   else console.log(`${event.author}: ${stringifyContent(event)}`);

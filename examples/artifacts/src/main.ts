@@ -26,7 +26,10 @@ const runner = new Runner({
 });
 const say = async (text: string) => {
   for await (const event of runner.runAsync({ userId: 'ada', sessionId: 's1', newMessage: createUserContent(text) }))
-    console.log(stringifyContent(event));
+    if (event.errorCode) {
+      console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+      process.exitCode = 1;
+    } else console.log(stringifyContent(event));
 };
 
 await say('Write the Q3 report.');

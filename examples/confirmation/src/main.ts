@@ -23,7 +23,10 @@ const model = new ScriptedModel([functionCallResponse([{ name: 'request_vacation
 const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'hr', model, tools: [requestVacation] }), autoCreateSession: true });
 const send = async (newMessage: Content) => {
   for await (const event of runner.runAsync({ userId: 'ann', sessionId: 's1', newMessage }))
-    if (event.content) console.log(stringifyContent(event)); // skips bookkeeping events with no content
+    if (event.errorCode) {
+      console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+      process.exitCode = 1;
+    } else if (event.content) console.log(stringifyContent(event)); // skips bookkeeping events with no content
 };
 
 await send(createUserContent('I want 5 days off.')); // pauses for the manager

@@ -28,7 +28,10 @@ const runner = new InMemoryRunner({ agent, autoCreateSession: true });
 let paused: FunctionCall | undefined;
 const send = async (newMessage: Content) => {
   for await (const event of runner.runAsync({ userId: 'ann', sessionId: 's1', newMessage })) {
-    console.log(stringifyContent(event));
+    if (event.errorCode) {
+      console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+      process.exitCode = 1;
+    } else console.log(stringifyContent(event));
     paused ??= getFunctionCalls(event).find((call) => event.longRunningToolIds?.includes(call.id!));
   }
 };
@@ -36,4 +39,4 @@ const send = async (newMessage: Content) => {
 await send(createUserContent('Please reimburse $480 for the client dinner.'));
 // Minutes or days later, the manager approves: the app answers the paused call, by its id.
 const approval = { status: 'approved', ticketId: 'reimbursement-ticket-001' };
-await send(createUserContent([{ functionResponse: { id: paused!.id, name: paused!.name, response: approval } }]));
+if (paused) await send(createUserContent([{ functionResponse: { id: paused.id, name: paused.name, response: approval } }]));

@@ -39,6 +39,9 @@ const model = new ScriptedModel([
 const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'assistant', model, toolsets: [toolset] }), autoCreateSession: true });
 for (const [userId, token] of [['ann', 't-ann'], ['bob', 't-bob']] as const)
   for await (const event of runner.runAsync({ userId, sessionId: 's1', newMessage: createUserContent('Who am I?'), context: { token } }))
-    console.log(`${userId}: ${stringifyContent(event)}`);
+    if (event.errorCode) {
+      console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+      process.exitCode = 1;
+    } else console.log(`${userId}: ${stringifyContent(event)}`);
 await runner.close();
 http.close();

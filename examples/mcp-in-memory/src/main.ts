@@ -33,6 +33,9 @@ const model = new ScriptedModel([
 ]);
 const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'forecaster', model, toolsets: [weather] }), autoCreateSession: true });
 for await (const event of runner.runAsync({ userId: 'ann', sessionId: 's1', newMessage: createUserContent('Forecast for Oslo?') }))
-  if (event.partial) console.log(`  … ${event.toolProgress!.toolName} ${Math.round(event.toolProgress!.fraction! * 100)}%: ${event.toolProgress!.message}`);
+  if (event.errorCode) {
+    console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+    process.exitCode = 1;
+  } else if (event.partial) console.log(`  … ${event.toolProgress!.toolName} ${Math.round(event.toolProgress!.fraction! * 100)}%: ${event.toolProgress!.message}`);
   else console.log(stringifyContent(event));
 await runner.close(); // ends the MCP session

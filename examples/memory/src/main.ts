@@ -18,7 +18,10 @@ const runner = new Runner({
 });
 const say = async (sessionId: string, text: string) => {
   for await (const event of runner.runAsync({ userId: 'ada', sessionId, newMessage: createUserContent(text) }))
-    if (!event.content?.parts?.[0]?.functionResponse) console.log(`${sessionId}: ${stringifyContent(event)}`);
+    if (event.errorCode) {
+      console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+      process.exitCode = 1;
+    } else if (!event.content?.parts?.[0]?.functionResponse) console.log(`${sessionId}: ${stringifyContent(event)}`);
 };
 
 await say('monday', 'My dog is called Rex.');

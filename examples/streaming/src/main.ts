@@ -24,5 +24,8 @@ const model = new ScriptedModel([
 ]);
 const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'planner', model, tools: [planItinerary] }), autoCreateSession: true });
 for await (const event of runner.runAsync({ userId: 'ann', sessionId: 's1', newMessage: createUserContent('Plan 3 days in Lisbon.') }))
-  if (event.partial) console.log(`  … ${event.toolProgress!.toolName}: ${event.toolProgress!.message!.trim()}`);
+  if (event.errorCode) {
+    console.error(`${event.author}: ${event.errorCode}: ${event.errorMessage}`);
+    process.exitCode = 1;
+  } else if (event.partial) console.log(`  … ${event.toolProgress!.toolName}: ${event.toolProgress!.message!.trim()}`);
   else console.log(stringifyContent(event).trim());
