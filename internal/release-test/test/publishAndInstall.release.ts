@@ -338,7 +338,8 @@ describe('installed as users will', () => {
         // Without its key (or DATABASE_URL): one line that names the variable, exit 1.
         const run = await documented(['run', 'example', '--', name], noKeys);
         const lines = run.stderr.trim().split('\n');
-        const variable = name === 'postgres-sessions' ? 'DATABASE_URL' : /openai|mixed/.test(name) ? 'OPENAI_API_KEY' : 'GEMINI_API_KEY';
+        // mixed-models needs both keys; it names the first one it misses.
+        const variable = name === 'postgres-sessions' ? 'DATABASE_URL' : name === 'model-openai' ? 'OPENAI_API_KEY' : name === 'mixed-models' ? '_API_KEY' : 'GEMINI_API_KEY';
         if (run.exitCode !== 1 || lines.length !== 1 || !lines[0]!.includes(variable))
           failures.push(`npm run example -- ${name} without ${variable}: expected one line naming it and exit 1, got exit ${run.exitCode}:\n${run.output}`);
       }
@@ -527,7 +528,8 @@ async function expectQuickStartFailsCleanly(app: string): Promise<void> {
   expect(run, 'the quick-start exits non-zero when the server is down').toBeDefined();
   expect(run!.exitCode).toBe(1);
   expect(run!.stdout).toBe('');
-  expect(run!.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^[A-Z_]+: .*(connect|Connection)/i)]);
+  // e.g. CONNECTION_ERROR: Could not reach the OpenAI API at http://127.0.0.1:…/v1 …
+  expect(run!.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^[A-Z_]+: .*127\\.0\\.0\\.1:${port}`))]);
 }
 
 /** A port on 127.0.0.1 that nothing listens on: bound, then closed. */
