@@ -60,4 +60,26 @@ describe('HC-8 step 4: resumed confirmations run and merge in request order', ()
     expect(getFunctionResponses(merged).map((r) => r.id)).toEqual(asked);
     expect(getFunctionResponses(merged).find((r) => r.id === 'c5')!.response).toEqual({ error: 'error tool "step" call is rejected' });
   });
+
+  it('requests from two pauses answered in one message run in the order they were asked', async () => {
+    const started: string[] = [];
+    const tool = recordingTool('step', (args) => {
+      started.push(String(args.n));
+      return { done: args.n };
+    });
+    const h = new Harness(
+      [
+        functionCallResponse([{ name: 'step', args: { n: 'first' }, id: 'a1' }]),
+        functionCallResponse([{ name: 'step', args: { n: 'second' }, id: 'b1' }]),
+        textResponse('Both done.'),
+      ],
+      { toolsets: [withConfirmation({ name: 'ops', tools: async () => [tool] }, { require: true })] },
+    );
+    const pausedA = await h.send('do the first');
+    const pausedB = await h.send('and the second');
+    const resumed = await h.send(replyInOrder([...pausedA, ...pausedB], ['b1', 'a1']));
+    expect(started).toEqual(['first', 'second']);
+    const merged = resumed.find((e) => getFunctionResponses(e).some((r) => r.name === 'step'))!;
+    expect(getFunctionResponses(merged).map((r) => r.id)).toEqual(['a1', 'b1']);
+  });
 });
