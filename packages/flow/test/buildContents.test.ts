@@ -123,6 +123,17 @@ describe('buildContents', () => {
     expect(contents[1]).toEqual({ role: 'user', parts: [{ functionResponse: { id: 'c', name: 'f', response: { status: 'pending' } } }] });
   });
 
+  it('issue #23 point 1: 10,000 parallel calls, some answered, all answered exactly once in call order once another turn follows', () => {
+    const ids = Array.from({ length: 10_000 }, (_, i) => `c${i}`);
+    const events = [
+      ev('a', ids.map((id) => ({ functionCall: { id, name: 'f' } }))),
+      ev('a', ids.filter((_, i) => i % 3 === 0).reverse().map((id) => ({ functionResponse: { id, name: 'f', response: { ok: id } } }))),
+      ev('user', [{ text: 'next' }]),
+    ];
+    const answers = buildContents(events, 'a')[1]!.parts!.map((part) => [part.functionResponse!.id, part.functionResponse!.response]);
+    expect(answers).toEqual(ids.map((id, i) => [id, i % 3 === 0 ? { ok: id } : { status: 'pending' }]));
+  });
+
   it("issue #23 point 4: a model's own adk_request_confirmation call and the flow's error answer stay visible, paired; the client's reply to it does not", () => {
     const refusal = { error: 'reserved' };
     const events = [

@@ -16,6 +16,8 @@ interface LateSlot {
 
 interface Entry {
   content: Content;
+  /** The function calls in `content`, by id (set when the entry is added). */
+  calls?: Map<string, FunctionCall>;
   /** Responses placed right after this entry's function calls, whenever they arrived. */
   responses?: Part[];
   /** The history that made the entry: only it may change the entry itself. */
@@ -251,28 +253,33 @@ class History {
    */
   private push(entry: Entry): void {
     const previous = this.last();
-    const calls = previous?.content.parts?.filter((part) => part.functionCall?.id && this.ownerOf(part.functionCall.id) === previous);
-    if (previous && calls?.some((part) => !this.isAnswered(part.functionCall!.id!))) {
+    const calls = previous?.calls && [...previous.calls.values()].filter((call) => this.ownerOf(call.id!) === previous);
+    if (previous && calls?.some((call) => !this.isAnswered(call.id!))) {
       // In call order: the answers given, each unanswered call's placeholder between them.
       const given = this.responsesOf(previous) ?? [];
-      const ordered = calls.flatMap((part): Part[] => {
-        const { id, name } = part.functionCall!;
-        const answer = given.find((response) => response.functionResponse?.id === id);
+      const byId = new Map(given.map((response) => [response.functionResponse?.id, response]));
+      const ordered = calls.flatMap(({ id, name }): Part[] => {
+        const answer = byId.get(id);
         if (answer) return [answer];
         if (this.isAnswered(id!)) return []; // answered inside its own turn
         this.answered.add(id!);
         return [{ functionResponse: { id, name, response: { ...PENDING_RESPONSE } } }];
       });
-      this.setResponses(previous, [...ordered, ...given.filter((response) => !ordered.includes(response))]);
+      const placed = new Set(ordered);
+      this.setResponses(previous, [...ordered, ...given.filter((response) => !placed.has(response))]);
     }
     this.entries.push(entry);
     const parts = entry.content.parts ?? [];
+    let answeredInside: Set<string> | undefined;
     for (const part of parts) {
-      const id = part.functionCall?.id;
-      if (!id) continue;
+      const call = part.functionCall;
+      if (call?.id) (entry.calls ??= new Map()).set(call.id, call);
+      else if (part.functionResponse?.id) (answeredInside ??= new Set()).add(part.functionResponse.id);
+    }
+    for (const id of entry.calls?.keys() ?? []) {
       this.callEntry.set(id, entry);
       // Answered inside its own turn (a server-side tool): that answer is the one.
-      if (parts.some((other) => other.functionResponse?.id === id)) this.answered.add(id);
+      if (answeredInside?.has(id)) this.answered.add(id);
     }
   }
 
@@ -368,7 +375,7 @@ class History {
 
 /** The call with this id in an entry's content. */
 function findCall(entry: Entry, id: string): FunctionCall | undefined {
-  return entry.content.parts?.find((part) => part.functionCall?.id === id)?.functionCall;
+  return entry.calls?.get(id);
 }
 
 function isAncestorBranch(eventBranch: string, branch: string): boolean {
