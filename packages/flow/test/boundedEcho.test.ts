@@ -2,7 +2,7 @@
 // tool name, agent name, argument key or late-answer arguments from a model or a client is cut
 // (first 100 characters and "…", `quoted`), so it never rides along whole in every later request.
 import { describe, expect, it } from 'vitest';
-import { createEvent, formatSchemaPath, getFunctionResponses, LlmAgent, quoted, type Part } from '../src/index.js';
+import { createEvent, createUserContent, formatSchemaPath, getFunctionResponses, InMemoryRunner, LlmAgent, quoted, REQUEST_CONFIRMATION_FUNCTION, type Part } from '../src/index.js';
 import { buildContents } from '../src/llmFlow/buildContents.js';
 import { ScriptedModel, functionCallResponse, textResponse } from '../src/testing/index.js';
 import { rawTool, runOnce } from './support.js';
@@ -35,6 +35,23 @@ describe('bounded echoes (issue #23 point 19)', () => {
     const helper = new LlmAgent({ name: 'helper', model: new ScriptedModel([]) });
     const [error] = await errorsFor(new LlmAgent({ name: 'a', model, subAgents: [helper] }));
     expect(error).toBe(`Cannot transfer to agent "${CUT}": it is not a transfer target here. Allowed targets: helper.`);
+  });
+
+  it('HC-8: a reply to a model-made confirmation request with a 1 MB id is refused quoting 100 characters of the id', async () => {
+    const model = new ScriptedModel([functionCallResponse([{ name: REQUEST_CONFIRMATION_FUNCTION, args: {}, id: HUGE }]), textResponse('ok')]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model }), appName: 'app' });
+    await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const send = async (newMessage: ReturnType<typeof createUserContent>) => {
+      const events = [];
+      for await (const event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage })) events.push(event);
+      return events;
+    };
+    await send(createUserContent('go'));
+    const [refusal] = await send(createUserContent([{ functionResponse: { id: HUGE, name: REQUEST_CONFIRMATION_FUNCTION, response: { confirmed: true } } }]));
+    expect(refusal!.errorCode).toBe('CONFIRMATION_REFUSED');
+    expect(refusal!.errorMessage).toBe(
+      `Confirmation "${CUT}" refused: "adk_request_confirmation" was called by the model, not created by the flow; the name is reserved. Nothing was run.`,
+    );
   });
 
   it('argument paths quote a 1 MB key in 100 characters', () => {

@@ -3,6 +3,7 @@ import type { FunctionCall } from '../content/content.js';
 import { getFunctionCalls, getFunctionResponses, type Event } from '../content/event.js';
 import type { ToolConfirmation } from '../content/eventActions.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../llmFlow/buildContents.js';
+import { quoted } from '../llmFlow/quoted.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 
 /**
@@ -67,7 +68,7 @@ export function scanConfirmationRequests(events: readonly Event[]): Confirmation
         refused.set(call.id!, { requestCall: call, author: event.author, index, problem });
       };
       if (valid.has(call.id) || refused.has(call.id)) {
-        refuse(`two saved requests share the id "${call.id}"`);
+        refuse(`two saved requests share the id "${quoted(call.id)}"`);
         continue;
       }
       const checked = checkRequest(events, index, event, call);
@@ -99,14 +100,14 @@ function checkRequest(events: readonly Event[], index: number, event: Event, cal
     !Object.hasOwn(requested, original.id) ||
     !getFunctionResponses(responses).some((response) => response.id === original.id)
   )
-    return `it does not follow the flow's response to call "${original.id}" that asked for confirmation`;
+    return `it does not follow the flow's response to call "${quoted(original.id)}" that asked for confirmation`;
   const saved = findModelCall(events, event.author, original.id, index - 1);
-  if (!saved) return `no call "${original.id}" of tool "${original.name}" was made by agent "${event.author}"`;
+  if (!saved) return `no call "${quoted(original.id)}" of tool "${quoted(original.name)}" was made by agent "${quoted(event.author)}"`;
   if (saved.name !== original.name || canonicalJson(saved.args ?? {}) !== canonicalJson(original.args ?? {}))
-    return `the call it approves (tool "${original.name}") does not match the saved call "${saved.id}" (tool "${saved.name}"); the tool name or arguments were changed`;
+    return `the call it approves (tool "${quoted(original.name)}") does not match the saved call "${quoted(saved.id ?? '')}" (tool "${quoted(saved.name)}"); the tool name or arguments were changed`;
   const confirmation = requested[original.id]!;
   if (canonicalJson(confirmation) !== canonicalJson(args.toolConfirmation ?? {}))
-    return `its hint or payload differs from what tool "${saved.name}" asked for`;
+    return `its hint or payload differs from what tool "${quoted(saved.name)}" asked for`;
   return {
     requestCall: call,
     originalCall: saved,

@@ -5,6 +5,7 @@ import { FlowContext } from '../context/flowContext.js';
 import { newFunctionCallId } from '../content/ids.js';
 import { exceedsDepth, MAX_VALUE_DEPTH } from '../content/valueDepth.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
+import { quoted } from './quoted.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
@@ -91,7 +92,7 @@ function checkedCalls(response: LlmResponse, refusals: Map<string, string>): Llm
           else if (tooDeep)
             refusals.set(
               id,
-              `The arguments of "${call.name}" nest deeper than ${MAX_VALUE_DEPTH} levels, which is not accepted; call it again with flatter arguments.`,
+              `The arguments of "${quoted(call.name)}" nest deeper than ${MAX_VALUE_DEPTH} levels, which is not accepted; call it again with flatter arguments.`,
             );
         }
         if (id === call.id && !tooDeep) return part;

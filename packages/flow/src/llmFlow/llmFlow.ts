@@ -13,6 +13,7 @@ import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import { createLlmRequest } from '../model/llmRequest.js';
 import { modelEvent } from './modelEvent.js';
+import { quoted } from './quoted.js';
 import { pluginCallbacks, type Plugin } from '../runner/plugin.js';
 import { ToolResolver } from './resolveTools.js';
 import { resumeConfirmedCalls } from './resumeConfirmedCalls.js';
@@ -185,7 +186,7 @@ async function* transfer(
   const target = targets.find((agent) => agent.name === name);
   if (!target) {
     const allowed = targets.length > 0 ? `Allowed targets: ${targets.map((agent) => agent.name).join(', ')}.` : 'This agent may not transfer.';
-    yield errorEvent(context, 'TRANSFER_ERROR', `Cannot transfer to agent "${name}": it is not a transfer target here. ${allowed}`);
+    yield errorEvent(context, 'TRANSFER_ERROR', `Cannot transfer to agent "${quoted(name)}": it is not a transfer target here. ${allowed}`);
     return;
   }
   yield* target.runAsync(context);

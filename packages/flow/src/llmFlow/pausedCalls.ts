@@ -2,6 +2,7 @@ import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import type { FunctionCall } from '../content/content.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
+import { quoted } from './quoted.js';
 import { hostName } from './runningCalls.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 
@@ -64,7 +65,7 @@ export function startedMarker(events: readonly Event[], callId: string, from: nu
 /** What the model sees for a call that was interrupted by a crash and is not idempotent. */
 export function interruptedMessage(call: FunctionCall): string {
   return (
-    `Tool "${call.name}" call "${call.id}" was interrupted: the process stopped while it ran, so whether it took ` +
+    `Tool "${quoted(call.name)}" call "${quoted(call.id ?? '')}" was interrupted: the process stopped while it ran, so whether it took ` +
     'effect is unknown. It was not run again. Check its effect before trying again, or tell the user.'
   );
 }

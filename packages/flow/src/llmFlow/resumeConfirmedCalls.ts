@@ -4,6 +4,7 @@ import type { FunctionCall } from '../content/content.js';
 import { createEvent, getFunctionResponses, type Event } from '../content/event.js';
 import type { ToolConfirmation } from '../content/eventActions.js';
 import { executeFunctionCalls } from './executeFunctionCalls.js';
+import { quoted } from './quoted.js';
 import { withCredentialRequests } from './credentialRequestEvent.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
@@ -79,7 +80,7 @@ export async function* resumeConfirmedCalls(
     const invalid = scan.refused.get(confirmationId);
     if (invalid) {
       if (invalid.author !== agent.name) continue; // Another agent's: that agent answers it.
-      yield refuse('CONFIRMATION_REFUSED', `Confirmation "${confirmationId}" refused: ${invalid.problem}. Nothing was run.`);
+      yield refuse('CONFIRMATION_REFUSED', `Confirmation "${quoted(confirmationId)}" refused: ${invalid.problem}. Nothing was run.`);
       return;
     }
     const request = scan.valid.get(confirmationId);
@@ -91,14 +92,14 @@ export async function* resumeConfirmedCalls(
     if (isCallAnswered(events.slice(0, replyIndex), callId, firstAskIndex(events, callId) + 1)) {
       yield refuse(
         'CONFIRMATION_ALREADY_USED',
-        `Confirmation "${confirmationId}" refused: call "${callId}" of tool "${call.name}" was already answered (approved and run, or rejected) and will not run again.`,
+        `Confirmation "${quoted(confirmationId)}" refused: call "${quoted(callId)}" of tool "${quoted(call.name)}" was already answered (approved and run, or rejected) and will not run again.`,
       );
       return;
     }
     const { appName, userId, id: sessionId } = context.session;
     const digestProblem = await checkConfirmationDigest(request, { appName, userId, sessionId }, context.confirmationSecret);
     if (digestProblem) {
-      yield refuse('CONFIRMATION_REFUSED', `Confirmation "${confirmationId}" refused: ${digestProblem}. Nothing was run.`);
+      yield refuse('CONFIRMATION_REFUSED', `Confirmation "${quoted(confirmationId)}" refused: ${digestProblem}. Nothing was run.`);
       return;
     }
     const tool = toolsByName.get(call.name);
