@@ -62,7 +62,7 @@ export function buildContents(events: readonly Event[], agentName: string, branc
 }
 
 /** What a call with no response yet is answered in place once other turns follow it. */
-export const PENDING_RESPONSE: Readonly<Record<string, unknown>> = Object.freeze({ status: 'pending' });
+const PENDING_RESPONSE: Readonly<Record<string, unknown>> = Object.freeze({ status: 'pending' });
 
 /** The longest arguments a late answer repeats in full (the call itself, in place, has them whole). */
 const MAX_LATE_ARGS = 1000;
@@ -71,7 +71,7 @@ const MAX_LATE_ARGS = 1000;
  * The user text a late answer becomes: its first line keeps the long-standing
  * `Update from function <name>: <response>` shape; the second names the call it answers.
  */
-export function lateAnswerText(call: FunctionCall | undefined, response: FunctionResponse): string {
+function lateAnswerText(call: FunctionCall | undefined, response: FunctionResponse): string {
   const args = quoted(JSON.stringify(call?.args ?? {}), MAX_LATE_ARGS);
   const name = quoted(response.name);
   const id = response.id && !response.id.startsWith(CLIENT_FUNCTION_CALL_ID_PREFIX) ? ` (id ${quoted(response.id)})` : '';
