@@ -5,11 +5,11 @@
 // again after the call answered, it is refused as already used. The at-most-once marker still
 // works for a run that ended without an answer (the consumer stopped reading): the next delivery
 // reads the call as interrupted. Two processes: test/repeatedApprovalProcesses.test.ts.
-import { InMemorySessionService, LlmAgent, Runner, createUserContent, getFunctionResponses, type Content, type Event, type Model, type SessionService } from '@adkit/flow';
+import { InMemorySessionService, LlmAgent, Runner, createEvent, createUserContent, getFunctionResponses, type Content, type Event, type Model, type SessionService } from '@adkit/flow';
 import { functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { SqliteSessionService } from '@adkit/session-sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConfirmationReply, pendingConfirmations } from '../src/index.js';
@@ -165,5 +165,37 @@ describe('#23 point 3: the same approval delivered twice while the tool runs kee
     release();
     expect((await first).at(-1)!.content!.parts![0]!.text).toBe('closed {"closed":7}');
     expect(resumes).toHaveLength(1);
+  });
+
+  it('a call started on another machine is reported as possibly still running there, never as interrupted; one started here with no lease reads as interrupted', async () => {
+    for (const [startedOn, expected] of [
+      ['far-away-host', 'CALL_IN_PROGRESS'],
+      [hostname(), 'interrupted'],
+    ] as const) {
+      const service = new InMemorySessionService();
+      const pay = blockingPay();
+      const runner = runnerOn(service, pay.tool);
+      await collect(runner, createUserContent('pay bob 10'));
+      const session = (await service.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+      const [request] = await pendingConfirmations(session);
+      const approval = createConfirmationReply(request!, { confirmed: true });
+      // As a process on `startedOn` leaves it: the approval saved, the marker saved, then nothing.
+      const invocationId = 'e-elsewhere';
+      await service.appendEvent(session, createEvent({ invocationId, author: 'user', content: approval }));
+      await service.appendEvent(
+        session,
+        createEvent({ invocationId, author: 'teller', actions: { startedToolCalls: ['p1'] }, customMetadata: { adkitStartedOn: startedOn } }),
+      );
+      const events = await collect(runner, approval);
+      if (expected === 'CALL_IN_PROGRESS')
+        expect(events.map((e) => [e.errorCode, e.errorMessage])).toEqual([
+          [
+            'CALL_IN_PROGRESS',
+            'Reply refused: call "p1" of tool "pay" is still running on machine "far-away-host", where it was started (it may still run there). This answer was already delivered; the result is saved when the call finishes. Nothing of this message was saved or run.',
+          ],
+        ]);
+      else expect(events.flatMap(getFunctionResponses).find((r) => r.id === 'p1')!.response!.error).toContain('was interrupted');
+      expect(pay.tool.runs.filter((r) => r.confirmed)).toEqual([]);
+    }
   });
 });
