@@ -26,6 +26,7 @@ import { createElicitationReply, mcpToolset, pendingElicitations, type McpToolse
 import { BOOKING_SCHEMA, elicitServer, type ElicitObserved } from './support/elicitServer.js';
 import { EVERYTHING, nodeServer } from './support/realServers.js';
 import { inMemoryServer } from './support/sdkServers.js';
+import { waitFor } from './support/waitFor.js';
 
 const KEY = { appName: 'app', userId: 'u1', sessionId: 's1' };
 
@@ -138,6 +139,23 @@ describe('a durable pause in one process', () => {
         'The answer to tool "book"\'s request for input was refused: the content does not match the requested schema: nights: is required; guest: must be string. The call was cancelled; call the tool again to retry.',
     });
     expect(observed.answers).toEqual([{ action: 'cancel' }]);
+    await runner.close();
+  });
+});
+
+describe('a paused request that times out in this process', () => {
+  it('the server is told cancel at timeoutMs; the later answer re-issues the call and answers the repeated question', async () => {
+    const { observed, server } = world();
+    const service = new InMemorySessionService();
+    const model = new ScriptedModel([functionCallResponse([{ name: 'book', args: { city: 'Evora' } }]), textResponse('Booked.')]);
+    const runner = runnerFor(service, model, server, { elicitation: {}, timeoutMs: 1_000 });
+    await turn(runner, createUserContent('book Evora'));
+    await waitFor(() => observed.answers.length === 1, 10_000);
+    expect(observed.answers).toEqual([{ action: 'cancel' }]); // the open request ended with the timeout
+    const [pending] = pendingElicitations(await stored(service));
+    await turn(runner, await createElicitationReply(pending!, { action: 'accept', content: { guest: 'Rui', nights: 1 } }));
+    expect(observed.calls).toEqual(['book Evora', 'book Evora']);
+    expect(lastResponse(model)).toEqual({ output: 'booking Evora: {"guest":"Rui","nights":1}' });
     await runner.close();
   });
 });
