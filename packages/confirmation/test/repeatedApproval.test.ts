@@ -167,10 +167,12 @@ describe('#23 point 3: the same approval delivered twice while the tool runs kee
     expect(resumes).toHaveLength(1);
   });
 
-  it('a call started on another machine is reported as possibly still running there, never as interrupted; one started here with no lease reads as interrupted', async () => {
-    for (const [startedOn, expected] of [
-      ['far-away-host', 'CALL_IN_PROGRESS'],
-      [hostname(), 'interrupted'],
+  it('a call started on another machine is reported as possibly still running there until its time limit has passed; one started here with no lease reads as interrupted', async () => {
+    for (const [startedOn, runsUntil, expected] of [
+      ['far-away-host', undefined, 'CALL_IN_PROGRESS'], // no time limit: it may run there for ever
+      ['far-away-host', Date.now() + 3_600_000, 'CALL_IN_PROGRESS'],
+      ['far-away-host', Date.now() - 1, 'interrupted'], // past its calls' time limit
+      [hostname(), undefined, 'interrupted'],
     ] as const) {
       const service = new InMemorySessionService();
       const pay = blockingPay();
@@ -184,7 +186,12 @@ describe('#23 point 3: the same approval delivered twice while the tool runs kee
       await service.appendEvent(session, createEvent({ invocationId, author: 'user', content: approval }));
       await service.appendEvent(
         session,
-        createEvent({ invocationId, author: 'teller', actions: { startedToolCalls: ['p1'] }, customMetadata: { adkitStartedOn: startedOn } }),
+        createEvent({
+          invocationId,
+          author: 'teller',
+          actions: { startedToolCalls: ['p1'] },
+          customMetadata: { adkitStartedOn: startedOn, ...(runsUntil === undefined ? {} : { adkitRunsUntil: runsUntil }) },
+        }),
       );
       const events = await collect(runner, approval);
       if (expected === 'CALL_IN_PROGRESS')
@@ -197,5 +204,27 @@ describe('#23 point 3: the same approval delivered twice while the tool runs kee
       else expect(events.flatMap(getFunctionResponses).find((r) => r.id === 'p1')!.response!.error).toContain('was interrupted');
       expect(pay.tool.runs.filter((r) => r.confirmed)).toEqual([]);
     }
+  });
+
+  it('the started marker records the machine, and when the calls\' time limit (with a grace for saving) has passed', async () => {
+    const service = new InMemorySessionService();
+    const pay = blockingPay();
+    const runner = new Runner({
+      appName: 'app',
+      agent: new LlmAgent({ name: 'teller', model, tools: [pay.tool], toolTimeoutMs: 5_000 }),
+      sessionService: service,
+      autoCreateSession: true,
+    });
+    await collect(runner, createUserContent('pay bob 10'));
+    const [request] = await pendingConfirmations((await service.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!);
+    const before = Date.now();
+    const run = collect(runner, createConfirmationReply(request!, { confirmed: true }));
+    await pay.inside;
+    pay.release();
+    const marker = (await run).find((e) => e.actions.startedToolCalls)!;
+    expect(marker.customMetadata!.adkitStartedOn).toBe(hostname());
+    const until = marker.customMetadata!.adkitRunsUntil as number;
+    expect(until).toBeGreaterThanOrEqual(before + 5_000 + 60_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 5_000 + 60_000);
   });
 });

@@ -44,15 +44,33 @@ export function findAgentCall(
  * machine it ran on; while the calls run, their process holds a lease on them (`runningCalls`),
  * so a second delivery of the same answer is told they are still running, not interrupted.
  */
-export function startedEvent(context: InvocationContext, callIds: readonly string[]): Event {
+export function startedEvent(context: InvocationContext, callIds: readonly string[], timeLimitMs?: number): Event {
   const host = hostName();
+  const metadata: Record<string, unknown> = {};
+  if (host !== undefined) metadata.adkitStartedOn = host;
+  // Every call has a time limit: past it (and a grace for saving), no process still runs them.
+  if (timeLimitMs !== undefined) metadata.adkitRunsUntil = Date.now() + timeLimitMs + SAVE_GRACE_MS;
   return createEvent({
     invocationId: context.invocationId,
     author: context.agentName,
     branch: context.branch,
     actions: { startedToolCalls: [...callIds] },
-    customMetadata: host === undefined ? undefined : { adkitStartedOn: host },
+    customMetadata: Object.keys(metadata).length > 0 ? metadata : undefined,
   });
+}
+
+/** How long after its calls' time limit a run may still be saving their answers (and clock skew). */
+const SAVE_GRACE_MS = 60_000;
+
+/** The longest time limit of the calls (the tool's `timeoutMs`, else the agent's), if all have one. */
+export function timeLimitOf(calls: readonly FunctionCall[], tools: ReadonlyMap<string, { timeoutMs?: number }>, agentLimit?: number): number | undefined {
+  let longest = 0;
+  for (const call of calls) {
+    const limit = tools.get(call.name)?.timeoutMs ?? agentLimit;
+    if (limit === undefined) return undefined;
+    longest = Math.max(longest, limit);
+  }
+  return longest;
 }
 
 /** The newest started marker of the call from `from` on, with its index, if any. */

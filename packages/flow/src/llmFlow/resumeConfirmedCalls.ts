@@ -16,7 +16,7 @@ import {
   scanConfirmationRequests,
   type ConfirmationRequest,
 } from '../confirmation/confirmationRequests.js';
-import { interruptedMessage, resumeStateOf, startedBetween, startedEvent } from './pausedCalls.js';
+import { interruptedMessage, resumeStateOf, startedBetween, startedEvent, timeLimitOf } from './pausedCalls.js';
 import { leaseRunningCalls } from './runningCalls.js';
 
 interface Reply {
@@ -119,7 +119,8 @@ export async function* resumeConfirmedCalls(
     if (tool) available[call.name] = tool;
   }
   const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
-  const marker = starting.length > 0 ? startedEvent(context, starting) : undefined;
+  const timeLimit = timeLimitOf(calls.filter((call) => starting.includes(call.id!)), toolsByName, agent.toolTimeoutMs);
+  const marker = starting.length > 0 ? startedEvent(context, starting, timeLimit) : undefined;
   // Held until the answers are saved (or the run ends without them): see `runningCalls`.
   const lease = marker && leaseRunningCalls(marker.id, starting);
   try {

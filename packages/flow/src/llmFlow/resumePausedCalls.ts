@@ -9,7 +9,7 @@ import { isResumableTool, type Tool } from '../tools/tool.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 import { isCallAnswered } from '../confirmation/confirmationRequests.js';
-import { findAgentCall, interruptedMessage, resumeStateOf, startedBetween, startedEvent } from './pausedCalls.js';
+import { findAgentCall, interruptedMessage, resumeStateOf, startedBetween, startedEvent, timeLimitOf } from './pausedCalls.js';
 import { leaseRunningCalls } from './runningCalls.js';
 
 /**
@@ -49,7 +49,8 @@ export async function* resumePausedCalls(
   }
   if (calls.length === 0) return;
   const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
-  const marker = starting.length > 0 ? startedEvent(context, starting) : undefined;
+  const timeLimit = timeLimitOf(calls.filter((call) => starting.includes(call.id!)), resumable, agent.toolTimeoutMs);
+  const marker = starting.length > 0 ? startedEvent(context, starting, timeLimit) : undefined;
   // Held until the answers are saved (or the run ends without them): see `runningCalls`.
   const lease = marker && leaseRunningCalls(marker.id, starting);
   try {

@@ -10,8 +10,10 @@ import type { Event } from '../content/event.js';
  *   process is alive; a file left by a killed process (kill -9) names a dead process.
  * The lease ends (entry and file removed) when the call's answer has been saved, or its run ended
  * without one (cancelled, failed to save): then the marker with no answer means "interrupted".
- * The marker also names the machine, so a call started on another machine is never taken for
- * interrupted from here (see `callStatus`).
+ * The marker also names the machine, so a call started on another machine is not taken for
+ * interrupted from here while it may still run: until its calls' time limit has passed (the
+ * marker records when, if every call has one), or for good when a call has no limit (see
+ * `callStatus`).
  */
 
 const REGISTRY = Symbol.for('adkit.runningCalls');
@@ -121,7 +123,11 @@ export function callStatus(marker: Event, callId: string): 'running' | 'elsewher
   if (registry().has(key(marker.id, callId))) return 'running';
   const startedOn = marker.customMetadata?.adkitStartedOn;
   const here = hostName();
-  if (typeof startedOn === 'string' && here !== undefined && startedOn !== here) return 'elsewhere';
+  if (typeof startedOn === 'string' && here !== undefined && startedOn !== here) {
+    // Past its calls' time limit no process still runs them (the flow stops a call at its limit).
+    const until = marker.customMetadata?.adkitRunsUntil;
+    return typeof until === 'number' && Date.now() > until ? 'ended' : 'elsewhere';
+  }
   const api = node();
   if (!api) return 'ended';
   const file = leaseFile(api, marker.id, callId);
