@@ -25,7 +25,9 @@ export function copyJson(value: unknown): unknown {
         copy = existing;
       }
       if (Array.isArray(target)) target[Number(key)] = copy;
-      else Object.defineProperty(target, key, { value: copy, writable: true, enumerable: true, configurable: true });
+      // A plain write keeps the copy a fast object; only `__proto__` needs defining as own data.
+      else if (key === '__proto__') Object.defineProperty(target, key, { value: copy, writable: true, enumerable: true, configurable: true });
+      else target[key] = copy;
     }
   }
   return root;
