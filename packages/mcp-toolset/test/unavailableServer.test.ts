@@ -33,6 +33,9 @@ describe('#23 point 9: real MCP servers that fail to list', { timeout: 30_000 },
     // The flow gives up after 500 ms; the toolset's own connect limit (3 s) ends the child later.
     const silent = mcpToolset(nodeServer(RAW, ['silent']), { name: 'silent', connectTimeoutMs: 3_000 });
     const working = mcpToolset(nodeServer(PID_SERVER), { name: 'working' });
+    // Connected and listed beforehand, so only the silent server can be slower than 500 ms on a loaded machine.
+    const warmUp = new InMemoryRunner({ agent: new LlmAgent({ name: 'w', model: new ScriptedModel([textResponse('ready')]), toolsets: [working] }), autoCreateSession: true });
+    for await (const event of warmUp.runAsync({ userId: 'u1', sessionId: 'w', newMessage: createUserContent('warm up') })) void event;
     const { events, warnings } = await run([silent, working], model, 500);
     const message = 'Toolset "silent" is left out: it failed to list its tools: no answer within 500 ms (the agent\'s toolsetTimeoutMs)';
     expect(events.filter((e) => e.errorCode).map((e) => [e.errorCode, e.errorMessage])).toEqual([['TOOLSET_UNAVAILABLE', message]]);

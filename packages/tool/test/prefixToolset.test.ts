@@ -79,11 +79,14 @@ describe('prefixTool / prefixToolset', () => {
       { id: expect.any(String), name: 'github_search', response: { from: 'github' } },
     ]);
 
-    const unprefixed = new ScriptedModel([textResponse('unused')]);
+    // Unprefixed, the second toolset is left out of the run, named, and the model is still called (#23 point 9).
+    const unprefixed = new ScriptedModel([textResponse('answered with github only')]);
     const clash = await runOnce(new LlmAgent({ name: 'b', model: unprefixed, toolsets: [github, jira] }));
     expect(clash.events.map((e) => e.errorMessage)).toEqual([
-      'duplicate tool: "search". Two tools or toolsets of the agent expose this name; rename one, or give a toolset a prefix.',
+      'Toolset "jira" is left out: its tool "search" clashes with a tool of toolset "github"; rename one, or give the toolset a prefix.',
+      undefined,
     ]);
+    expect(unprefixed.requests[0]!.config.tools![0]!.functionDeclarations!.map((d) => d.name)).toEqual(['search']);
   });
 
   it('a tool with its own processRequest: the renamed tool is what gets registered and declared', async () => {
