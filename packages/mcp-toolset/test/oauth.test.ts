@@ -28,7 +28,7 @@ async function collect(gen: AsyncIterable<Event>): Promise<Event[]> {
   return events;
 }
 
-function setup(steps: Parameters<typeof functionCallResponse>[0][] | 'text'[]) {
+function setup(steps: (Parameters<typeof functionCallResponse>[0] | 'text')[]) {
   const service = new InMemoryCredentialService();
   const credentials = credentialManager({ credentialService: service, allowInsecureRequests: true });
   const toolset = mcpToolset({ url: mcp.url, auth: { redirectUri: idp.redirectUri, clientName: 'adkit tests' } }, { name: 'github' });
