@@ -5,7 +5,7 @@ export type FetchFunction = (input: string | URL | Request, init?: RequestInit) 
 
 /** What `guardedFetch` enforces on every reply body. */
 export interface FetchGuard {
-  /** The most bytes a reply body may have (counted as they arrive, compressed or not). */
+  /** The most bytes a reply body may have, counted as the SDK reads them (after decompression). */
   readonly maxBytes: number;
   /** The longest pause between two chunks of a reply body, in ms; none when absent. */
   readonly idleTimeoutMs?: number;
