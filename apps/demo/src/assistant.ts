@@ -25,22 +25,26 @@ const INSTRUCTION = `You are the adkit demo assistant: a travel and office helpe
 - Files: the shared folder is served by the filesystem tools; use paths relative to it ("welcome.txt", ".").
 - Packing: load the packing-list skill and follow it.
 - Notes: save_note adds to the user's notes; read them with load_artifacts.
-- Memory: call load_memory for what the user told you in earlier sessions.`;
+- Memory: call load_memory for what the user told you in earlier sessions.
+- Pets: the pet shop's REST API: list_pets shows who waits for a home; adopt_pet adopts one (the user approves first).`;
 
 /** What the assistant is built from. */
 export interface AssistantParts {
   choice: ModelChoice;
   /** The folder the filesystem MCP server serves. */
   folder: SharedFolder;
+  /** The pet shop REST API as a toolset (its OpenAPI description). */
+  petShop: Toolset;
 }
 
 /**
  * The demo's assistant, wired with every pack: function tools (plain, confirmed, long-running,
  * streaming), a summarizer agent as a tool, two MCP servers (in-memory and the filesystem server
- * over stdio), the skills folder, memory, artifacts, and Google Search when a Gemini model is set.
+ * over stdio), a REST API through its OpenAPI description (the pet shop), the skills folder,
+ * memory, artifacts, and Google Search when a Gemini model is set.
  * Offline, it and its summarizer run on the demo brain.
  */
-export function createAssistant({ choice, folder }: AssistantParts): LlmAgent {
+export function createAssistant({ choice, folder, petShop }: AssistantParts): LlmAgent {
   const tools: (Tool | Toolset)[] = [
     getWeather,
     convertCurrency,
@@ -62,6 +66,6 @@ export function createAssistant({ choice, folder }: AssistantParts): LlmAgent {
     model: choice.model ?? new DemoBrain(),
     instruction: INSTRUCTION,
     tools,
-    toolsets: [weatherToolset(), folder.toolset, skillToolset({ source: fileSystemSource(SKILLS_FOLDER) })],
+    toolsets: [weatherToolset(), folder.toolset, petShop, skillToolset({ source: fileSystemSource(SKILLS_FOLDER) })],
   });
 }

@@ -93,6 +93,16 @@ function describe({ name, response = {} }: FunctionResponse, call: FunctionCall 
       return `Saved to your notes (${r.artifact}, version ${r.version}).`;
     case 'web_search':
       return `From the web: ${r.result}`;
+    case 'list_pets': {
+      const found = Array.isArray(r.body) ? (r.body as { name: string; species: string; age: number }[]) : [];
+      return found.length === 0
+        ? 'The pet shop has no pets waiting right now.'
+        : `The pet shop's API lists ${found.map((pet) => `${pet.name} (a ${pet.age}-year-old ${pet.species})`).join(', ')}.`;
+    }
+    case 'adopt_pet': {
+      const body = r.body as { adopted?: string; species?: string } | undefined;
+      return `You adopted ${body?.adopted ?? 'the pet'}, the ${body?.species ?? 'pet'}; the pet shop's API answered ${r.status}.`;
+    }
     default:
       return `${name} answered ${JSON.stringify(r)}.`;
   }

@@ -7,7 +7,7 @@ export const BRAIN_HELP =
   'I am the offline demo brain, so I only understand a few requests: weather and currency ("weather in Lisbon and Tokyo, 200 USD in EUR"), ' +
   '"book 3 nights in Oslo", "reimburse $480 for the client dinner", "5 days of vacation", "summarise: …", "3-day forecast for Oslo", ' +
   '"list the shared folder", "read welcome.txt", "help me pack for Oslo", "plan 3 days in Tokyo", "save a note: …", "what is in my notes?", ' +
-  '"remember that my favourite city is …", "what is my favourite city?". Set OPENAI_API_KEY or GEMINI_API_KEY to talk to a real model.';
+  '"remember that my favourite city is …", "what is my favourite city?", "which pets can I adopt?", "adopt Kitty". Set OPENAI_API_KEY or GEMINI_API_KEY to talk to a real model.';
 
 /** How much of a message the rules read. */
 const MAX_READ = 2_000;
@@ -125,6 +125,15 @@ const search: Rule = (text, lower, request) =>
     ? use(request, 'web_search', { request: text }, 'Searching the web needs Google Search, a Gemini-native tool: set GEMINI_API_KEY and ask again.')
     : undefined;
 
+const pets: Rule = (text, lower, request) => {
+  if (!/\b(pets?|adopt\w*|cats?|dogs?)\b/.test(lower)) return undefined;
+  // "adopt Kitty": the name right after "adopt" (a pet's name starts with a capital letter).
+  const name = /\b[Aa]dopt\s+([A-Z][a-z]+)\b/.exec(text)?.[1];
+  if (name) return use(request, 'adopt_pet', { name });
+  const species = /\bcats?\b/.test(lower) ? 'cat' : /\bdogs?\b/.test(lower) ? 'dog' : undefined;
+  return use(request, 'list_pets', species ? { species } : {});
+};
+
 const weatherAndMoney: Rule = (text, lower, request) => {
   const wanted: { name: string; args: Record<string, unknown> }[] = [];
   if (/\b(weather|temperature|warm|cold)\b/.test(lower)) for (const city of citiesIn(text)) wanted.push({ name: 'get_weather', args: { city } });
@@ -136,4 +145,4 @@ const weatherAndMoney: Rule = (text, lower, request) => {
 };
 
 /** The rules, in order: the first that answers wins ("save a note: pack the umbrella" is a note). */
-const RULES: readonly Rule[] = [summarise, notes, remember, recall, expenses, vacation, book, forecast, itinerary, pack, files, search, weatherAndMoney];
+const RULES: readonly Rule[] = [summarise, notes, remember, recall, expenses, vacation, book, forecast, itinerary, pack, files, search, pets, weatherAndMoney];

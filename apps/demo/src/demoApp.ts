@@ -4,6 +4,7 @@ import { createAssistant } from './assistant.js';
 import { modelFromEnv, type ModelChoice } from './modelFromEnv.js';
 import type { DemoOutput } from './output.js';
 import { pendingWork, type PendingLongRunningCall, type PendingWork } from './pendingWork.js';
+import { startPetShop, type PetShop } from './petShop.js';
 import { demoServices, type DemoServices } from './services.js';
 import { sharedFolder, type SharedFolder } from './sharedFolder.js';
 import type { Style } from './style.js';
@@ -43,6 +44,7 @@ export class DemoApp {
   readonly runner: Runner;
   private readonly services: DemoServices;
   private readonly folder: SharedFolder;
+  private readonly petShop: PetShop;
   private readonly transcript: Transcript;
   private readonly output: DemoOutput;
   private readonly style: Style;
@@ -55,19 +57,20 @@ export class DemoApp {
       ...(options.web ? [(await import('@adkit/dev-ui')).devUiPlugin()] : []),
       ...(options.trace ? [await tracePlugin((line) => options.output.line(options.style.dim(line)))] : []),
     ];
-    return new DemoApp(options, choice, services, plugins);
+    return new DemoApp(options, choice, services, plugins, await startPetShop());
   }
 
-  private constructor(options: DemoAppOptions, choice: ModelChoice, services: DemoServices, plugins: Plugin[]) {
+  private constructor(options: DemoAppOptions, choice: ModelChoice, services: DemoServices, plugins: Plugin[], petShop: PetShop) {
     this.output = options.output;
     this.style = options.style;
     this.choice = choice;
     this.services = services;
     this.folder = sharedFolder();
+    this.petShop = petShop;
     this.transcript = new Transcript(options.style);
     this.runner = new Runner({
       appName: APP_NAME,
-      agent: createAssistant({ choice, folder: this.folder }),
+      agent: createAssistant({ choice, folder: this.folder, petShop: petShop.toolset }),
       sessionService: services.sessionService,
       artifactService: services.artifactService,
       memoryService: services.memoryService,
@@ -88,7 +91,8 @@ export class DemoApp {
       'tools: get_weather, convert_currency, book_trip (asks you first), ask_for_approval (long-running) + reimburse, ' +
         'request_vacation_days (asks the manager), plan_itinerary (streams), summarizer (an agent as a tool), save_note + load_artifacts, ' +
         'preload_memory + load_memory, get_forecast (MCP server in memory), list_directory/read_text_file/write_file ' +
-        '(MCP filesystem server over stdio, on a temp folder), list_skills/load_skill/load_skill_resource (apps/demo/skills)',
+        '(MCP filesystem server over stdio, on a temp folder), list_pets + adopt_pet (asks you first; a REST API on 127.0.0.1 through its OpenAPI description), ' +
+        'list_skills/load_skill/load_skill_resource (apps/demo/skills)',
       this.choice.gemini
         ? 'Gemini-native: web_search (Google Search, on Gemini, as an agent tool)'
         : 'Gemini-native: off (set GEMINI_API_KEY to add web_search with Google Search)',
@@ -125,12 +129,13 @@ export class DemoApp {
     return this.turn(conversation, createUserContent([{ functionResponse: { id, name, response } }]));
   }
 
-  /** Stops the MCP servers, closes the session store and removes the temp folder. */
+  /** Stops the MCP servers and the pet shop, closes the session store and removes the temp folder. */
   async close(): Promise<void> {
     try {
       await this.runner.close();
       await this.services.close();
     } finally {
+      await this.petShop.close();
       this.folder.remove();
     }
   }

@@ -23,6 +23,8 @@ export const DEMO_SCRIPT: readonly DemoStep[] = [
   },
   { session: 'monday', say: "What's the 3-day forecast for Oslo?" },
   { session: 'monday', say: 'List the shared folder and read welcome.txt.' },
+  { session: 'monday', say: 'Which cats can I adopt?' },
+  { session: 'monday', say: 'Adopt Kitty, please.' },
   { session: 'monday', say: 'Help me pack for Oslo.' },
   { session: 'monday', say: 'Plan 3 days in Lisbon for me.' },
   { session: 'monday', say: 'Save a note: buy a Lisboa card at the airport.' },
@@ -38,7 +40,7 @@ export interface DemoDecider {
 }
 
 /**
- * The scripted answers: the user approves the booking; the manager approves 3 of the 5 vacation
+ * The scripted answers: the user approves the booking and the adoption; the manager approves 3 of the 5 vacation
  * days (the confirmation's payload) and the reimbursement (the long-running call's real answer).
  */
 export const demoDecider: DemoDecider = {

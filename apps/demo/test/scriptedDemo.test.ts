@@ -43,6 +43,16 @@ describe('the scripted demo, offline', { timeout: 60_000 }, () => {
       ],
     ],
     [
+      'OpenAPI (#28): a REST API through its OpenAPI description; adopt_pet, a POST, asks first (HC-2)',
+      [
+        'assistant → list_pets({"species":"cat"})',
+        "assistant: The pet shop's API lists Tom (a 2-year-old cat), Kitty (a 1-year-old cat).",
+        '  ⏸ adopt_pet is waiting for your approval',
+        'approver: approves adopt_pet({"name":"Kitty"})',
+        "assistant: You adopted Kitty, the cat; the pet shop's API answered 201.",
+      ],
+    ],
+    [
       'AT-6: the summarizer agent as a tool, its own answer shown as progress',
       ['  … summarizer › summarizer: adkit is the tool system of an agent development kit, in TypeScript. (and 2 more sentences)'],
     ],
