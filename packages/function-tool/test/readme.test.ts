@@ -16,6 +16,11 @@ describe('README', () => {
     expectReadmeExample(readme, example('weather.ts'));
   });
 
+  it('#26: shows examples/schemas/src/zod.ts verbatim as its zod example', () => {
+    const zod = readFileSync(new URL('../../../examples/schemas/src/zod.ts', import.meta.url), 'utf8');
+    expect(codeBlocks(readFileSync(readme, 'utf8'), 'ts')).toContain(zod);
+  });
+
   it('shows every tool of the examples verbatim', () => {
     const text = readFileSync(readme, 'utf8');
     const all = ['schemaKinds.ts', 'longRunning.ts', 'streaming.ts', 'stateAndActions.ts'].flatMap(definitions);
