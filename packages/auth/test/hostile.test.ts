@@ -216,4 +216,23 @@ describe('hostile and failing consents', () => {
     expect(session.events.flatMap(getFunctionCalls).filter((c) => c.name === 'list_repos')).toHaveLength(1);
     expect(model.requests).toHaveLength(2);
   });
+  it('AU-8: a 50 MB response URI is refused without being kept, and a reply nested 10,000 deep is refused before anything is saved', async () => {
+    const { pending, run, runner } = await paused();
+    const huge = `${idp.redirectUri}?state=${pending.authConfig.exchangedAuthCredential!.oauth2!.state}&code=${'x'.repeat(50 * 1024 * 1024)}`;
+    const events = await run(createCredentialReply(pending, { authResponseUri: huge }));
+    expect(answerOf(events)).toEqual({
+      error: 'Authorization for tool "list_repos" failed: the response URI is missing or longer than 8192 characters. The tool did not run; ask the user whether to try again.',
+    });
+    const saved = (await runner.sessionService.getSession({ appName: 'app', userId: 'alice', sessionId: 's' }))!;
+    expect(JSON.stringify(saved.events).length).toBeLessThan(100_000);
+
+    const deep: Record<string, unknown> = {};
+    let cursor = deep;
+    for (let i = 0; i < 10_000; i++) cursor = cursor.next = {};
+    const reply = createCredentialReply(pending, { authResponseUri: `${idp.redirectUri}?code=a&state=b` });
+    (reply.parts![0]!.functionResponse!.response as Record<string, unknown>).extra = deep;
+    const before = saved.events.length;
+    await expect(run(reply)).rejects.toThrow(/nests deeper than/);
+    expect((await runner.sessionService.getSession({ appName: 'app', userId: 'alice', sessionId: 's' }))!.events).toHaveLength(before);
+  });
 });

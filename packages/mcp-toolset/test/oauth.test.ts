@@ -40,7 +40,7 @@ function setup(steps: (Parameters<typeof functionCallResponse>[0] | 'text')[]) {
 
 describe('mcpToolset({url, auth})', () => {
   it('AU-9: with no consent the listing is one authorize tool; calling it pauses for consent; after it the server\'s tools are listed and called with the user\'s token', async () => {
-    const { runner, model, toolset } = setup([
+    const { runner, model, toolset, service } = setup([
       [{ name: 'authorize_github', args: {}, id: 'call-a' }],
       [{ name: 'whoami', args: {}, id: 'call-w' }],
       'text',
@@ -63,6 +63,13 @@ describe('mcpToolset({url, auth})', () => {
       expect(responses.find((r) => r.id === 'call-a')!.response).toEqual({ status: 'Authorized: the tools are available now.' });
       expect(Object.keys(model.requests[1]!.tools)).toContain('whoami');
       expect(responses.find((r) => r.id === 'call-w')!.response).toEqual({ output: 'you are alice' });
+      // No token or code in what the session keeps, what the client got, or what the model was sent.
+      const stored = (await service.get({ appName: 'app', userId: 'alice', name: `mcp:${mcp.url}` })) as { oauth2: Record<string, string> };
+      const secrets = [stored.oauth2.accessToken!, stored.oauth2.refreshToken!, new URL(responseUri).searchParams.get('code')!];
+      const saved = (await runner.sessionService.getSession({ appName: 'app', userId: 'alice', sessionId: 's' }))!.events;
+      for (const text of [JSON.stringify(saved), JSON.stringify([...first, ...second]), JSON.stringify(model.requests)])
+        for (const secret of secrets) expect(text.includes(secret)).toBe(false);
+      expect(mcp.tokens).toContain(stored.oauth2.accessToken);
     } finally {
       await toolset.close();
     }
