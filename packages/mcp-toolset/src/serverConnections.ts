@@ -101,5 +101,12 @@ function headerSetOf(owner: string, given: unknown): HeaderSet {
     throw new ConfigError(`${owner}: invalid header: ${errorMessage(error)}`, { cause: error });
   }
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { key: JSON.stringify(entries), headers: Object.freeze(Object.fromEntries(entries)) };
+  // Not enumerable: header values are often tokens, and tools keep their set; a tool serialized
+  // (a model request logged, a dev UI page) must not carry them.
+  return Object.freeze(
+    Object.defineProperties({} as HeaderSet, {
+      key: { value: JSON.stringify(entries), enumerable: false },
+      headers: { value: Object.freeze(Object.fromEntries(entries)), enumerable: false },
+    }),
+  );
 }
