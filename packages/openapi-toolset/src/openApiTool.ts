@@ -3,7 +3,7 @@ import { PENDING_AUTHORIZATION } from '@adkit/function-tool';
 import { BaseTool, ToolError, confirmationGate, invalidArgumentsError } from '@adkit/tool';
 import type { AddressPolicy } from './addressPolicy.js';
 import type { CredentialProvider } from './auth.js';
-import { ArgumentProblem, buildRequest } from './buildRequest.js';
+import { ArgumentProblem, buildRequest, type RequestExtras } from './buildRequest.js';
 import type { ArgumentPlan } from './operationSchema.js';
 import { MUTATING_METHODS, type OperationEntry, type OperationInfo } from './operations.js';
 import { sendRequest, TransportProblem, type ApiResponse } from './sendRequest.js';
@@ -86,18 +86,30 @@ export class OpenApiTool extends BaseTool {
     }
     const checked = values as Record<string, unknown>;
     const confirm = this.shared.requireConfirmation ?? MUTATING_METHODS.has(this.operation.method);
-    if (confirm !== false || ctx.toolConfirmation !== undefined)
+    // The approval (HC-2) comes first; a call approved and then paused for the user's consent keeps
+    // its approval in its resume state (the flow's, bound to this call), so it is asked once.
+    const approved = ctx.toolConfirmation?.confirmed === true || isApprovedResume(ctx.resumeState);
+    if (!approved && (confirm !== false || ctx.toolConfirmation !== undefined))
       await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.name, checked, ctx, this.operation) : confirm);
+    const applied = await this.credentialsFor(ctx);
+    if ('consent' in applied) {
+      if (approved) ctx.setResumeState({ [APPROVED]: true });
+      return this.askConsent(ctx, applied.consent);
+    }
 
-    const first = await this.call(ctx, checked);
-    if ('consent' in first) return this.askConsent(ctx, first.consent);
-    let { response, label, oauth } = first;
+    let { response, label } = await this.send(ctx, checked, applied.extras);
     // The API refused the OAuth token: refresh it once (AU-7), then ask the user again.
-    if (response.status === 401 && oauth) {
-      const again = await this.call(ctx, checked, { forceRefresh: true });
-      if ('consent' in again) return this.askConsent(ctx, again.consent);
-      if (again.response.status === 401) return this.askConsent(ctx, oauth);
-      ({ response, label } = again);
+    if (response.status === 401 && applied.oauth) {
+      const again = await this.credentialsFor(ctx, { forceRefresh: true });
+      if ('consent' in again) {
+        if (approved) ctx.setResumeState({ [APPROVED]: true });
+        return this.askConsent(ctx, again.consent);
+      }
+      ({ response, label } = await this.send(ctx, checked, again.extras));
+      if (response.status === 401) {
+        if (approved) ctx.setResumeState({ [APPROVED]: true });
+        return this.askConsent(ctx, applied.oauth);
+      }
     }
     if (response.status >= 400) throw httpError(this.name, label, response);
     return { ...response };
@@ -109,12 +121,11 @@ export class OpenApiTool extends BaseTool {
     return { ...PENDING_AUTHORIZATION };
   }
 
-  /** One request with the call's credentials: the response, or the consent it needs first. */
-  private async call(
+  /** The call's credentials (the app's headers merged in), or the consent they need first. */
+  private async credentialsFor(
     ctx: ToolContext,
-    checked: Record<string, unknown>,
     options?: { forceRefresh?: boolean },
-  ): Promise<{ response: ApiResponse; label: string; oauth?: AuthConfig } | { consent: AuthConfig }> {
+  ): Promise<{ extras: RequestExtras; oauth?: AuthConfig } | { consent: AuthConfig }> {
     const applied = await this.shared.credentials.apply(this.entry, ctx, options);
     if ('consent' in applied) return applied;
     if ('missing' in applied)
@@ -122,10 +133,13 @@ export class OpenApiTool extends BaseTool {
         code: 'OPENAPI_AUTH_MISSING',
         toolName: this.name,
       });
-    const extras = applied.extras;
     const app = typeof this.shared.headers === 'function' ? await this.shared.headers(ctx) : this.shared.headers;
-    if (app) extras.headers = { ...app, ...extras.headers };
+    if (app) applied.extras.headers = { ...app, ...applied.extras.headers };
+    return applied;
+  }
 
+  /** Builds and sends one request; what the API answered, whatever the status. */
+  private async send(ctx: ToolContext, checked: Record<string, unknown>, extras: RequestExtras): Promise<{ response: ApiResponse; label: string }> {
     let request;
     try {
       request = buildRequest(this.baseUrl, this.operation.method, this.operation.path, this.plan, checked, extras);
@@ -144,7 +158,7 @@ export class OpenApiTool extends BaseTool {
         maxRedirects: this.shared.maxRedirects,
         signal,
       });
-      return applied.oauth ? { response, label: request.label, oauth: applied.oauth } : { response, label: request.label };
+      return { response, label: request.label };
     } catch (error) {
       const why =
         error instanceof TransportProblem
@@ -161,6 +175,13 @@ export class OpenApiTool extends BaseTool {
       });
     }
   }
+}
+
+/** The resume-state key of a call the user approved before it paused for consent. */
+const APPROVED = 'openapiApproved';
+
+function isApprovedResume(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as Record<string, unknown>)[APPROVED] === true;
 }
 
 function networkReason(error: unknown): string {

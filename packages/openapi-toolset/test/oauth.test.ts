@@ -3,6 +3,7 @@
 // and a real resource server that checks the token with the provider. Nothing is mocked.
 import { fileURLToPath } from 'node:url';
 import { InMemoryCredentialService, createCredentialReply, credentialManager, pendingCredentialRequests } from '@adkit/auth';
+import { createConfirmationReply, pendingConfirmations } from '@adkit/confirmation';
 import { InMemoryRunner, LlmAgent, createUserContent, getFunctionResponses } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
 import { Hono } from 'hono';
@@ -36,7 +37,7 @@ afterEach(async () => {
 async function resourceServer(idp: OidcServer, options: { refuseOnce?: boolean } = {}) {
   const tokens: string[] = [];
   let refused = !options.refuseOnce;
-  const app = new Hono().get('/me', async (c) => {
+  const app = new Hono().on(['GET', 'POST'], '/me', async (c) => {
     const token = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
     const info = token ? await idp.verify(token) : undefined;
     if (!info) return c.json({ message: 'a valid bearer token is required' }, 401);
@@ -70,7 +71,12 @@ function spec(idp: OidcServer, kind: 'openIdConnect' | 'oauth2') {
     openapi: '3.1.0',
     info: { title: 'me', version: '1' },
     components: { securitySchemes: { idp: scheme } },
-    paths: { '/me': { get: { operationId: 'getMe', security: [{ idp: ['openid', 'offline_access', 'api:read'] }], responses: { '200': { description: 'ok' } } } } },
+    paths: {
+      '/me': {
+        get: { operationId: 'getMe', security: [{ idp: ['openid', 'offline_access', 'api:read'] }], responses: { '200': { description: 'ok' } } },
+        post: { operationId: 'updateMe', security: [{ idp: ['openid', 'offline_access', 'api:read'] }], responses: { '200': { description: 'ok' } } },
+      },
+    },
   };
 }
 
@@ -115,6 +121,37 @@ describe('OAuth 2.0 with consent as a pause (AU-2, AU-7)', { timeout: 30_000 }, 
     const everything = JSON.stringify([model.requests, (await runner.sessionService.getSession({ appName: runner.appName, userId: 'u1', sessionId: 's1' }))!.events]);
     expect(everything).not.toContain(bearer.slice(7));
     expect(everything).not.toContain(idp.clientSecret);
+  });
+
+  it('HC-2 with OAuth: a POST asks for approval first, then for consent, each once (the approval kept across the consent pause); then it runs once', async () => {
+    const idp = await startOidcServer();
+    cleanups.push(() => idp.close());
+    const { server } = await resourceServer(idp);
+    const toolset = openApiToolset({
+      spec: spec(idp, 'openIdConnect'),
+      baseUrl: server.url,
+      allowPrivateAddresses: ['127.0.0.1'],
+      auth: { idp: { oauth2: { clientId: idp.clientId, clientSecret: idp.clientSecret, redirectUri: idp.redirectUri } } },
+    });
+    const model = new ScriptedModel([functionCallResponse([{ name: 'updateMe', args: {} }]), textResponse('Updated.')]);
+    const runner = new InMemoryRunner({
+      agent: new LlmAgent({ name: 'assistant', model, toolsets: [toolset] }),
+      autoCreateSession: true,
+      credentials: credentialManager({ credentialService: new InMemoryCredentialService(), allowInsecureRequests: true }),
+    });
+    const events = async () => (await runner.sessionService.getSession({ appName: runner.appName, userId: 'u1', sessionId: 's1' }))!.events;
+    await send(runner, createUserContent('update me'));
+    const [approval] = pendingConfirmations(await events());
+    expect(approval!.originalCall.name).toBe('updateMe');
+    expect(pendingCredentialRequests(await events())).toEqual([]);
+    await send(runner, createConfirmationReply(approval!, { confirmed: true }));
+    expect(server.seen).toEqual([]);
+    const [request] = pendingCredentialRequests(await events());
+    const last = await send(runner, createCredentialReply(request!, { authResponseUri: await consent(request!.authUri!, idp.redirectUri) }));
+    expect(last.flatMap((e) => getFunctionResponses(e)).find((r) => r.name === 'updateMe')!.response).toMatchObject({ status: 200, body: { sub: 'alice' } });
+    expect(server.seen.map((r) => r.method)).toEqual(['POST']);
+    expect(pendingConfirmations(await events())).toEqual([]);
+    expect(pendingCredentialRequests(await events())).toEqual([]);
   });
 
   it('a token the API refuses (401) is refreshed once and the call retried with the new one', async () => {
