@@ -290,7 +290,7 @@ describe('installed as users will', () => {
     await expectQuickStartRuns(app);
   });
 
-  it('the quick start and every example by the command the README gives, in the repository: npm run demo starts quietly; each example exits 0 with nothing on stderr; without its key or database, one line and exit 1', { timeout: 480_000 }, async () => {
+  it('the quick start and every example by the command the README gives, in the repository: npm run demo starts quietly; each example exits 0 with nothing on stderr; without its key or database, one line and exit 1', { timeout: 900_000 }, async () => {
     await packedInRepository;
     // The commands as the README's Examples section gives them; an example marked *key* runs offline.
     const examplesSection = markdownSection(readme, 'Examples') ?? '';
