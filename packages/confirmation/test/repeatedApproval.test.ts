@@ -227,4 +227,34 @@ describe('#23 point 3: the same approval delivered twice while the tool runs kee
     expect(until).toBeGreaterThanOrEqual(before + 5_000 + 60_000);
     expect(until).toBeLessThanOrEqual(Date.now() + 5_000 + 60_000);
   });
+
+  it('a repeated message answering many running calls names three and counts the rest, each name bounded', async () => {
+    const service = new InMemorySessionService();
+    const pay = blockingPay();
+    const ids = ['x'.repeat(5_000), 'c1', 'c2', 'c3', 'c4'];
+    const many: Model = {
+      model: 'many',
+      async *generateContent() {
+        yield functionCallResponse(ids.map((id) => ({ name: 'pay', args: { to: 'bob', amount: 1 }, id })));
+      },
+    };
+    const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'teller', model: many, tools: [pay.tool] }), sessionService: service, autoCreateSession: true });
+    await collect(runner, createUserContent('pay five times'));
+    const session = (await service.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+    const requests = await pendingConfirmations(session);
+    const approval: Content = { role: 'user', parts: requests.flatMap((r) => createConfirmationReply(r, { confirmed: true }).parts!) };
+    await service.appendEvent(session, createEvent({ invocationId: 'e-far', author: 'user', content: approval }));
+    await service.appendEvent(
+      session,
+      createEvent({ invocationId: 'e-far', author: 'teller', actions: { startedToolCalls: ids }, customMetadata: { adkitStartedOn: 'far-away-host' } }),
+    );
+    const [refusal, ...rest] = await collect(runner, approval);
+    expect(rest).toEqual([]);
+    expect(refusal!.errorCode).toBe('CALL_IN_PROGRESS');
+    expect(refusal!.errorMessage).toBe(
+      'Reply refused: ' +
+        [`${'x'.repeat(100)}…`, 'c1', 'c2'].map((id) => `call "${id}" of tool "pay" is still running on machine "far-away-host", where it was started (it may still run there)`).join('; ') +
+        '; and 2 more calls. This answer was already delivered; the result is saved when the call finishes. Nothing of this message was saved or run.',
+    );
+  });
 });

@@ -9,6 +9,7 @@ import {
 } from '../confirmation/confirmationRequests.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
 import { startedMarker } from './pausedCalls.js';
+import { quoted } from './quoted.js';
 import { callStatus } from './runningCalls.js';
 
 interface Running {
@@ -63,23 +64,24 @@ export function refuseRepeatedReply(context: InvocationContext, message: Content
   const refuse = (author: string, errorCode: string, errorMessage: string) =>
     createEvent({ invocationId: context.invocationId, author, branch: context.branch, errorCode, errorMessage });
   if (running.length > 0) {
-    const calls = running.map(
+    // At most a few named (a message may answer thousands of calls); the count says the rest.
+    const named = running.slice(0, 3).map(
       (call) =>
-        `call "${call.callId}" of tool "${call.toolName}" is still running ${
-          call.where === 'running' ? 'on this machine' : `on machine "${call.host}", where it was started (it may still run there)`
+        `call "${quoted(call.callId)}" of tool "${quoted(call.toolName)}" is still running ${
+          call.where === 'running' ? 'on this machine' : `on machine "${quoted(call.host ?? '')}", where it was started (it may still run there)`
         }`,
     );
     return refuse(
       running[0]!.author,
       'CALL_IN_PROGRESS',
-      `Reply refused: ${calls.join('; ')}. This answer was already delivered; the result is saved when the call finishes. Nothing of this message was saved or run.`,
+      `Reply refused: ${named.join('; ')}${running.length > 3 ? `; and ${running.length - 3} more calls` : ''}. This answer was already delivered; the result is saved when the call finishes. Nothing of this message was saved or run.`,
     );
   }
   if (used && onlyUsedApprovals)
     return refuse(
       used.author,
       'CONFIRMATION_ALREADY_USED',
-      `Confirmation "${used.replyId}" refused: call "${used.callId}" of tool "${used.toolName}" was already answered (approved and run, or rejected) and will not run again.`,
+      `Confirmation "${quoted(used.replyId)}" refused: call "${quoted(used.callId)}" of tool "${quoted(used.toolName)}" was already answered (approved and run, or rejected) and will not run again.`,
     );
   return undefined;
 }
