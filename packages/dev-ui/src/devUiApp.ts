@@ -1,4 +1,5 @@
 import { createConfirmationReply } from '@adkit/confirmation';
+import { credentialReply } from './credentialReply.js';
 import { createUserContent, errorMessage, toJsonValue, type Content, type Logger, type RunContext } from '@adkit/flow';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -201,6 +202,19 @@ export function createDevUiApp(options: DevUiAppOptions): { app: Hono; closeStre
     if (!request) return c.json({ error: `No confirmation "${clipString(body.callId, 200)}" waits in this session (answered already?).` }, 409);
     const decision = body.payload === undefined ? { confirmed: body.confirmed } : { confirmed: body.confirmed, payload: body.payload };
     return startRun(c, found, createConfirmationReply(request, decision));
+  });
+
+  app.post(`${SESSION}/credentials`, async (c) => {
+    const found = await findSession(c);
+    if (found instanceof Response) return found;
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const uri = body.authResponseUri;
+    if (typeof body.callId !== 'string' || typeof uri !== 'string' || uri === '' || uri.length > 8192 || !URL.canParse(uri))
+      return c.json({ error: 'Send {"callId": "<the credential request id>", "authResponseUri": "<the URL the provider sent you back to>"}.' }, 400);
+    const request = pendingCalls(found.session.events).credentials.find((entry) => entry.requestCall.id === body.callId);
+    if (!request) return c.json({ error: `No consent "${clipString(body.callId, 200)}" waits in this session (answered already?).` }, 409);
+    return startRun(c, found, credentialReply(request, uri));
   });
 
   app.post(`${SESSION}/responses`, async (c) => {

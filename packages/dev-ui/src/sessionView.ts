@@ -40,6 +40,16 @@ export async function sessionView(target: DevUiTarget, session: Session, running
       longRunning: pending.longRunning.map((entry) =>
         displayValue({ callId: entry.call.id, name: entry.call.name, args: entry.call.args ?? {}, author: entry.author, interim: entry.interim }),
       ),
+      // The consent URL holds no secret (client id, state, PKCE challenge); the page links to it.
+      credentials: pending.credentials.map((entry) =>
+        displayValue({
+          callId: entry.requestCall.id,
+          toolName: entry.originalCall.name,
+          author: entry.author,
+          authUri: entry.authConfig.exchangedAuthCredential?.oauth2?.authUri ?? null,
+          redirectUri: entry.authConfig.exchangedAuthCredential?.oauth2?.redirectUri ?? null,
+        }),
+      ),
     },
     artifacts: await artifactList(target, ref),
     running,

@@ -26,6 +26,7 @@ function renderPending(pending) {
   pendingEl.textContent = '';
   (pending.confirmations || []).forEach(function (entry) { pendingEl.appendChild(confirmationCard(entry)); });
   (pending.longRunning || []).forEach(function (entry) { pendingEl.appendChild(longRunningCard(entry)); });
+  (pending.credentials || []).forEach(function (entry) { pendingEl.appendChild(credentialCard(entry)); });
   if (followRun) toBottom(); // the list grows as the cards go
 }
 
@@ -63,6 +64,39 @@ function confirmationCard(entry) {
   }
   approve.addEventListener('click', function () { answer(true); });
   reject.addEventListener('click', function () { answer(false); });
+  return card;
+}
+
+function credentialCard(entry) {
+  // Only an http(s) consent URL becomes a link (never javascript: or data:).
+  var link = typeof entry.authUri === 'string' && /^https?:\/\//i.test(entry.authUri)
+    ? h('a', { className: 'sign-in', href: entry.authUri, target: '_blank', rel: 'noopener noreferrer' }, 'Sign in and allow access')
+    : h('p', { className: 'note' }, 'This request has no consent URL.');
+  var box = h('input', { type: 'url', className: 'response-uri', spellcheck: 'false', 'aria-label': 'the URL you were sent back to', placeholder: String(entry.redirectUri || 'https://…') + '?code=…&state=…' });
+  var problem = h('div', { className: 'error', hidden: true });
+  var send = h('button', { type: 'button', className: 'send-credential' }, 'Send');
+  var card = h('section', { className: 'card credential', 'data-call-id': entry.callId, 'data-tool': entry.toolName }, [
+    h('h3', null, [h('span', { className: 'badge wait' }, 'authorization needed'), h('code', null, String(entry.toolName)), h('span', { className: 'note' }, 'asked by ' + entry.author)]),
+    link,
+    h('label', null, ['after signing in, paste the URL the provider sent you back to', box]),
+    problem,
+    h('div', { className: 'buttons' }, [send])
+  ]);
+  send.addEventListener('click', function () {
+    problem.hidden = true;
+    if (!box.value) {
+      problem.textContent = 'Paste the URL you were sent back to (it has code= and state=).';
+      problem.hidden = false;
+      return;
+    }
+    send.disabled = true;
+    follow();
+    api('POST', sessionPath() + '/credentials', { callId: entry.callId, authResponseUri: box.value }).catch(function (error) {
+      send.disabled = false;
+      problem.textContent = error.message;
+      problem.hidden = false;
+    });
+  });
   return card;
 }
 
