@@ -234,7 +234,7 @@ describe('schemaReport', () => {
     expect(brief(report.gemini)).toEqual([
       'ignored /properties/name minLength',
       'ignored /properties/tags patternProperties',
-      'changed /properties/pair items',
+      'rejected /properties/pair items',
       'ignored /properties/pair additionalItems',
     ]);
   });
