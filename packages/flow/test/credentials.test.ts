@@ -273,4 +273,17 @@ describe('credential protocol in the flow', () => {
     expect(manager.completed[0]!.scope).toMatchObject({ appName: 'app', userId: 'u' });
     expect(events.at(-1)!.content!.parts![0]!.text).toBe('You have a standup at nine.');
   });
+  it('DESIGN late answers: a consent given after other turns reaches the model as the newest thing, and the call keeps its pending answer in place', async () => {
+    const { runner, request, model } = await setup();
+    await collect(runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('say hello meanwhile') }));
+    await collect(runner.runAsync({ userId: 'u', sessionId: 's', newMessage: reply(request.id!, 'https://app.test/cb?code=c1&state=state-1') }));
+    const last = model.requests.at(-1)!;
+    const newest = JSON.stringify(last.contents.at(-1));
+    expect(newest).toContain('standup');
+    expect(newest).toContain('list_events');
+    // In place, right after the call, the model still has the pending answer it saw.
+    const history = JSON.stringify(last.contents);
+    expect(history.indexOf('Pending User Authorization.')).toBeLessThan(history.indexOf('say hello meanwhile'));
+    expect(history).not.toContain(REQUEST_CREDENTIAL_FUNCTION);
+  });
 });
