@@ -27,6 +27,7 @@ describe('@adkit/flow exports', () => {
         'readyCredential', 'redactAuthConfig', 'redactCredential', 'scanCredentialRequests',
         'SchemaCheck', 'formatStandardIssues', 'isStandardSchema',
         'quoted',
+        'FINISH_TASK', 'SINGLE_TURN_NUDGE', 'TASK_METADATA_KEY', 'openTasks', 'taskOpeningOf',
       ].sort(),
     );
   });

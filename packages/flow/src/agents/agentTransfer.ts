@@ -12,11 +12,11 @@ export const TRANSFER_TO_AGENT = 'transfer_to_agent';
  * and its peers when the parent is an LLM agent and the agent allows it.
  */
 export function transferTargets(agent: LlmAgent): BaseAgent[] {
-  const chat = (candidate: BaseAgent) => !(candidate instanceof LlmAgent && candidate.mode === 'single_turn');
+  const chat = (candidate: BaseAgent) => !(candidate instanceof LlmAgent && candidate.mode !== 'chat');
   const targets: BaseAgent[] = agent.subAgents.filter(chat);
   const parent = agent.parentAgent;
-  // A single-turn agent answers its one call and hands nothing on.
-  if (!(parent instanceof LlmAgent) || agent.mode === 'single_turn') return targets;
+  // A single-turn or task agent answers its parent's call and hands nothing on.
+  if (!(parent instanceof LlmAgent) || agent.mode !== 'chat') return targets;
   if (!agent.disallowTransferToParent) targets.push(parent);
   if (!agent.disallowTransferToPeers) targets.push(...parent.subAgents.filter((peer) => peer !== agent && chat(peer)));
   return targets;
@@ -75,7 +75,7 @@ export function transferToAgentTool(targets: readonly BaseAgent[]): RunnableTool
  */
 export function isTransferableAcrossTree(agent: BaseAgent): boolean {
   for (let current: BaseAgent | undefined = agent; current; current = current.parentAgent)
-    if (!(current instanceof LlmAgent) || current.disallowTransferToParent) return false;
+    if (!(current instanceof LlmAgent) || current.disallowTransferToParent || current.mode !== 'chat') return false;
   return true;
 }
 

@@ -19,6 +19,8 @@ import type { Event } from '../content/event.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { runLlmFlow } from '../llmFlow/llmFlow.js';
 import { singleTurnTool } from './singleTurnTool.js';
+import { taskAgentTool } from './taskAgentTool.js';
+import { finishTaskTool } from './finishTaskTool.js';
 import { isModel, type Model } from '../model/model.js';
 import type { ReadonlyContext } from '../context/readonlyContext.js';
 import {
@@ -50,7 +52,8 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   inputSchema?: AnySchema;
   /**
    * The final answer must be JSON of this schema (TypeBox or Standard JSON Schema); with
-   * `outputKey`, the checked value (a Standard Schema's output) is saved.
+   * `outputKey`, the checked value (a Standard Schema's output) is saved. In `task` mode it is the
+   * parameters of `finish_task` instead (a non-object schema wrapped as `{result}`).
    */
   outputSchema?: AnySchema;
   /** Saves the final answer's text (or parsed JSON with `outputSchema`) to this state key. */
@@ -83,11 +86,16 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   /** The model may not hand the conversation to the parent's other sub-agents. */
   disallowTransferToPeers?: boolean;
   /**
-   * `single_turn`: among a parent's sub-agents, this agent is installed on the parent as a tool
-   * (`{request}` in, its answer out), run isolated on each call, never transferred to; `chat`
-   * (the default) is a transfer target as usual.
+   * How the agent serves its parent (ADK Go's modes); `chat` (the default) is a transfer target
+   * as usual. The other two are installed on the parent as a tool named after the agent (declared
+   * with its `inputSchema`, else `{request: string}`) and are never transferred to:
+   * - `single_turn`: each call runs the agent isolated, told it gets no replies; its answer is
+   *   the call's result;
+   * - `task`: a call opens a task the agent works on with the user, on the parent's session, over
+   *   as many turns as it needs, until it calls `finish_task` (whose parameters are its
+   *   `outputSchema`); that output answers the parent's call.
    */
-  mode?: 'chat' | 'single_turn';
+  mode?: 'chat' | 'single_turn' | 'task';
 }
 
 /** An agent driven by a language model, with tools (the heart of adkit). */
@@ -110,7 +118,7 @@ export class LlmAgent extends BaseAgent {
   readonly maxToolOutputBytes?: number;
   readonly disallowTransferToParent: boolean;
   readonly disallowTransferToPeers: boolean;
-  readonly mode: 'chat' | 'single_turn';
+  readonly mode: 'chat' | 'single_turn' | 'task';
   readonly beforeModelCallbacks: readonly BeforeModelCallback[];
   readonly afterModelCallbacks: readonly AfterModelCallback[];
   readonly beforeToolCallbacks: readonly BeforeToolCallback[];
@@ -161,7 +169,12 @@ export class LlmAgent extends BaseAgent {
     this.outputSchema = options.outputSchema;
     if (options.inputSchema !== undefined)
       this.inputSchemaCheck = new SchemaCheck(options.inputSchema, { label: `LlmAgent "${options.name}": inputSchema` });
-    if (options.outputSchema !== undefined)
+    if (options.mode !== undefined && options.mode !== 'chat' && options.mode !== 'single_turn' && options.mode !== 'task')
+      throw new ConfigError(`LlmAgent "${options.name}": mode must be 'chat', 'single_turn' or 'task', got ${JSON.stringify(options.mode)}.`);
+    this.mode = options.mode ?? 'chat';
+    // A task agent's output is what it passes to finish_task, not the form of its answers.
+    if (this.mode === 'task') tools.push(finishTaskTool(options.name, options.outputSchema));
+    else if (options.outputSchema !== undefined)
       this.compiledOutputSchema = new CompiledOutputSchema(options.outputSchema, `LlmAgent "${options.name}": outputSchema`);
     this.outputKey = options.outputKey;
     this.generateContentConfig = options.generateContentConfig;
@@ -171,12 +184,13 @@ export class LlmAgent extends BaseAgent {
     this.maxToolOutputBytes = options.maxToolOutputBytes;
     this.disallowTransferToParent = options.disallowTransferToParent ?? false;
     this.disallowTransferToPeers = options.disallowTransferToPeers ?? false;
-    if (options.mode !== undefined && options.mode !== 'chat' && options.mode !== 'single_turn')
-      throw new ConfigError(`LlmAgent "${options.name}": mode must be 'chat' or 'single_turn', got ${JSON.stringify(options.mode)}.`);
-    this.mode = options.mode ?? 'chat';
-    // Single-turn sub-agents answer as tools of this agent (ADK Go's task tools).
-    for (const sub of this.subAgents) if (sub instanceof LlmAgent && sub.mode === 'single_turn') tools.push(singleTurnTool(sub));
-    assertNoClash(options.name, tools, this.subAgents.some((sub) => !(sub instanceof LlmAgent && sub.mode === 'single_turn')), options.outputSchema !== undefined);
+    // Single-turn and task sub-agents answer as tools of this agent (ADK Go's agent tools).
+    for (const sub of this.subAgents) {
+      if (!(sub instanceof LlmAgent)) continue;
+      if (sub.mode === 'single_turn') tools.push(singleTurnTool(sub, sub.inputSchemaCheck));
+      else if (sub.mode === 'task') tools.push(taskAgentTool(sub, sub.inputSchemaCheck));
+    }
+    assertNoClash(options.name, tools, this.subAgents.some((sub) => !(sub instanceof LlmAgent && sub.mode !== 'chat')), this.compiledOutputSchema !== undefined);
     this.beforeModelCallbacks = callbackList(options.beforeModelCallback);
     this.afterModelCallbacks = callbackList(options.afterModelCallback);
     this.beforeToolCallbacks = callbackList(options.beforeToolCallback);

@@ -4,6 +4,7 @@ import { CLIENT_FUNCTION_CALL_ID_PREFIX } from '../content/ids.js';
 import { deepFreeze } from '../sessions/deepFreeze.js';
 import { quoted } from './quoted.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
+import { taskScopeOf } from '../agents/taskEvents.js';
 
 /** The function name of confirmation requests and replies; the flow's own are kept out of model history (FL-1 #7). */
 export const REQUEST_CONFIRMATION_FUNCTION = 'adk_request_confirmation';
@@ -31,7 +32,8 @@ interface Entry {
 
 /**
  * Builds the model's history from the session's events for one agent (FL-1 #7):
- * - events of other branches and partial events are left out, and so are the flow's own
+ * - events of other branches and partial events are left out, and so are the events of every
+ *   task but the history's own (a task's history has only its task's events), and the flow's own
  *   confirmation requests and the client's replies; a model's own `adk_request_confirmation` call
  *   and the flow's error answer to it stay, paired, so the model sees it was refused;
  * - other agents' turns become user context ("For context: [agent] said: …");
@@ -149,6 +151,8 @@ class History {
   ) {}
 
   add(event: Event): void {
+    // A task's events are its own: the parent never sees them, the task sees nothing else (#27).
+    if (taskScopeOf(event.branch) !== taskScopeOf(this.branch)) return;
     const agentName = this.agentName;
     if (event.author === agentName) {
       for (const id of Object.keys(event.actions?.requestedToolConfirmations ?? {})) this.awaiting.add(id);

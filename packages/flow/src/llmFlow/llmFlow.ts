@@ -23,6 +23,7 @@ import { resumePausedCalls } from './resumePausedCalls.js';
 import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
 import { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
 import { reportProblem, type StepProblem } from './stepProblem.js';
+import { runOpenTasks } from '../agents/taskDelegation.js';
 
 /**
  * Runs an LLM agent: steps (one model call plus its tools) repeat until the last event is a
@@ -41,6 +42,9 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     return;
   }
   while (true) {
+    // The agent's open task calls run before its model is called again (#27); one that waits for
+    // the user ends the turn.
+    if ((yield* runOpenTasks(agent, context)) === 'waiting' || context.signal.aborted || context.endInvocation) return;
     let last: Event | undefined;
     let lastWasPartial = false;
     let final = false;

@@ -18,6 +18,7 @@ import { isClosable } from '../tools/tool.js';
 import { isTransferableAcrossTree } from '../agents/agentTransfer.js';
 import { LlmAgent } from '../agents/llmAgent.js';
 import { refuseRepeatedReply } from '../llmFlow/repeatedReply.js';
+import { openTasks } from '../agents/taskEvents.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -192,6 +193,8 @@ export class Runner implements AsyncDisposable {
       const userEvent = createEvent({
         invocationId: context.invocationId,
         author: 'user',
+        // While a task is open the user talks with it: the message joins the innermost task (#27).
+        branch: openTasks(session.events).at(-1)?.branch,
         // A credential reply's response URI holds the code: exchanged from this run's message, never saved.
         content: context.userContent!,
         actions: { stateDelta: { ...request.stateDelta } },
@@ -200,7 +203,9 @@ export class Runner implements AsyncDisposable {
     }
     if (signal.aborted) return;
 
-    const agent = this.agentToRun(session, request.newMessage);
+    // An open task is continued by the agent that called the outermost one (#27).
+    const task = openTasks(session.events)[0];
+    const agent = (task && this.agent.findAgent(task.parent)) || this.agentToRun(session, request.newMessage);
     const events = agent.runAsync(context.withAgent(agent));
     try {
       for await (let event of events) {
