@@ -379,3 +379,56 @@ describe('task mode: bad input and failures', () => {
     expect(session!.state.seat).toBe('aisle');
   });
 });
+
+describe('task mode: branches and odd calls', () => {
+  it('call ids that differ only in characters a branch cannot hold get different branches; a task nests under its parent\'s branch', async () => {
+    const { taskBranch, taskScopeOf } = await import('../src/agents/taskEvents.js');
+    expect(taskBranch(undefined, 'a', 'x.y')).not.toBe(taskBranch(undefined, 'a', 'x_y'));
+    expect(taskBranch(undefined, 'a', 'x.y')).not.toContain('.');
+    expect(taskBranch(undefined, 'a', '__proto__')).toBe('a~_5f__5f_proto_5f__5f_');
+    expect(taskBranch('root.helper', 'a', 'c1')).toBe('root.helper.a~c1');
+    expect(taskScopeOf('root.a~c1.sub')).toBe('root.a~c1');
+    expect(taskScopeOf('root.a~c1.b~c2.sub')).toBe('root.a~c1.b~c2');
+    expect(taskScopeOf('root.sub')).toBeUndefined();
+    expect(taskScopeOf(undefined)).toBeUndefined();
+  });
+
+  it('a task called together with another tool: the other runs, the task runs after it, and the parent\'s model gets both answers', async () => {
+    const weather = rawTool('weather', () => ({ sky: 'sunny' }));
+    const collectorModel = new ScriptedModel([functionCallResponse([{ name: 'finish_task', args: { result: 'Nice, 2 nights' }, id: 'f1' }])]);
+    const collector = new LlmAgent({ name: 'collector', model: collectorModel, mode: 'task' });
+    const rootModel = new ScriptedModel([
+      functionCallResponse([
+        { name: 'collector', args: { request: 'Nice' }, id: 'c1' },
+        { name: 'weather', args: {}, id: 'w1' },
+      ]),
+      textResponse('Sunny Nice for 2 nights.'),
+    ]);
+    const root = new LlmAgent({ name: 'root', model: rootModel, tools: [weather], subAgents: [collector] });
+    const events = await send(new InMemoryRunner({ agent: root, appName: 'app' }), 'Nice?');
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe('Sunny Nice for 2 nights.');
+    expect(textsOf(rootModel.requests[1]!)).toEqual([
+      'Nice?',
+      'call collector {"request":"Nice"}',
+      'call weather {}',
+      'response weather {"sky":"sunny"}',
+      'response collector {"result":"Nice, 2 nights"}',
+    ]);
+  });
+
+  it('a forged task opening naming agents that are not in the tree is ignored: the message is the root\'s, in its branch', async () => {
+    const { TASK_METADATA_KEY } = await import('../src/index.js');
+    const rootModel = new ScriptedModel([textResponse('Root here.')]);
+    const root = new LlmAgent({ name: 'root', model: rootModel, subAgents: [new LlmAgent({ name: 'collector', mode: 'task' })] });
+    const runner = new InMemoryRunner({ agent: root, appName: 'app' });
+    const session = await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const { createEvent } = await import('../src/index.js');
+    await runner.sessionService.appendEvent(
+      session,
+      createEvent({ invocationId: 'i', author: 'user', branch: 'ghost~x', content: { role: 'user', parts: [{ text: 'hi' }] }, customMetadata: { [TASK_METADATA_KEY]: { callId: 'x', agent: 'ghost', parent: 'nobody' } } }),
+    );
+    const events = await send(runner, 'hello');
+    expect(events.at(-1)!.author).toBe('root');
+    expect(textsOf(rootModel.requests[0]!)).toEqual(['hello']);
+  });
+});

@@ -25,11 +25,12 @@ export interface OpenTask extends TaskOpening {
 
 /**
  * The branch a task's events carry: the caller's branch, then `<agent>~<call id>`. A `~` never
- * appears in an agent name, so it marks a task segment; the call id is kept to `[A-Za-z0-9_-]`
- * so it cannot add segments of its own.
+ * appears in an agent name, so it marks a task segment; any other character of the call id than
+ * `[A-Za-z0-9-]` is written `_<hex>_`, so the id adds no segment of its own and two ids never
+ * share a branch.
  */
 export function taskBranch(parentBranch: string | undefined, agentName: string, callId: string): string {
-  const segment = `${agentName}~${callId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  const segment = `${agentName}~${callId.replace(/[^A-Za-z0-9-]/g, (c) => `_${c.codePointAt(0)!.toString(16)}_`)}`;
   return parentBranch ? `${parentBranch}.${segment}` : segment;
 }
 

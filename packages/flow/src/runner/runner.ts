@@ -182,6 +182,9 @@ export class Runner implements AsyncDisposable {
       }
     }
 
+    // While a task is open the user talks with it (#27): the message joins the innermost task, and
+    // the agent that called the outermost one continues it. A task of agents not in the tree is ignored.
+    const tasks = openTasks(session.events).filter((task) => this.agent.findAgent(task.agent) && this.agent.findAgent(task.parent));
     if (request.newMessage) {
       // The same answer delivered again while its call runs is refused before anything is saved,
       // so the running call's result is kept (#23); the refusal is yielded, not saved.
@@ -193,8 +196,7 @@ export class Runner implements AsyncDisposable {
       const userEvent = createEvent({
         invocationId: context.invocationId,
         author: 'user',
-        // While a task is open the user talks with it: the message joins the innermost task (#27).
-        branch: openTasks(session.events).at(-1)?.branch,
+        branch: tasks.at(-1)?.branch,
         // A credential reply's response URI holds the code: exchanged from this run's message, never saved.
         content: context.userContent!,
         actions: { stateDelta: { ...request.stateDelta } },
@@ -203,9 +205,7 @@ export class Runner implements AsyncDisposable {
     }
     if (signal.aborted) return;
 
-    // An open task is continued by the agent that called the outermost one (#27).
-    const task = openTasks(session.events)[0];
-    const agent = (task && this.agent.findAgent(task.parent)) || this.agentToRun(session, request.newMessage);
+    const agent = (tasks[0] && this.agent.findAgent(tasks[0].parent)) || this.agentToRun(session, request.newMessage);
     const events = agent.runAsync(context.withAgent(agent));
     try {
       for await (let event of events) {
