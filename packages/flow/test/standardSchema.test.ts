@@ -115,6 +115,15 @@ describe('#26 Standard JSON Schema beside TypeBox (SchemaCheck)', () => {
     expect(await check.validateLenient({ city: 'Oslo', days: '4.5' })).toEqual({ ok: false, problems: ['days: Invalid input: expected number, received string'] });
   });
 
+  it('validateLenient with TypeBox: defaults, unknown keys dropped and lossless conversion (CompiledSchema.coerce)', async () => {
+    const check = new SchemaCheck(Type.Object({ n: Type.Integer(), unit: Type.String({ default: 'c' }) }), { label });
+    const valid = { n: 1, unit: 'f' };
+    const result = await check.validateLenient(valid);
+    expect(result.ok && result.value).toBe(valid);
+    expect(await check.validateLenient({ n: '2', extra: true })).toEqual({ ok: true, value: { n: 2, unit: 'c' } });
+    expect(await check.validateLenient({ n: '2.5' })).toEqual({ ok: false, problems: ['n: must be integer'] });
+  });
+
   it('a TypeBox schema keeps its compiled check; a bad one is a ConfigError naming the owner', async () => {
     const check = new SchemaCheck(Type.Object({ n: Type.Integer() }), { label });
     expect(check.compiled).toBeUndefined();
