@@ -4,7 +4,8 @@
 // tool and all GitHub REST operations (the corpus of the Gemini tests), each request checked
 // against OpenAI's documented rules (support/openaiSubset.ts): strict when it compiles, plain
 // function calling otherwise.
-import { createLlmRequest, type GenerateContentConfig, type JsonSchema } from '@adkit/flow';
+import { createLlmRequest, createUserContent, SchemaCheck, type GenerateContentConfig, type JsonSchema } from '@adkit/flow';
+import { startReplayServer } from '@adkit/replay-server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { schemaReport } from '../src/index.js';
@@ -12,6 +13,7 @@ import { SchemaCache } from '../src/schemaCache.js';
 import { compileStrictSchema, openaiSchema, removeStrictNulls } from '../src/strictSchema.js';
 import { toolSpecs } from '../src/toolSpecs.js';
 import { githubOperationSchemas, libraryOutputSchemas, mcpSchemas, type CorpusSchema } from '../../model-gemini/test/support/schemaCorpus.js';
+import { collect, openaiAt, sentBodies } from './helpers.js';
 import { openaiProblems, openaiStrictProblems } from './support/openaiSubset.js';
 
 function sendAll(corpus: CorpusSchema[], strict: boolean): { refused: string[]; strictCount: number } {
@@ -122,5 +124,32 @@ describe('#26 openaiSchema and the strict extension', () => {
     const [tool] = toolSpecs(request.config, 'gpt-4.1', true, new SchemaCache()).tools;
     expect(tool!.strict).toBe(true);
     expect(openaiStrictProblems(tool!.parameters)).toEqual([]);
+  });
+});
+
+describe('#26 through the real openai SDK', () => {
+  it('a zod tool, a real MCP tool and a GitHub operation reach OpenAI in forms it documents (strict where possible)', async () => {
+    const server = await startReplayServer({ script: ['openai-chat--tool-call.1.json'] });
+    try {
+      const zodTool = new SchemaCheck(z.object({ city: z.string().min(1), when: z.iso.datetime().optional(), tags: z.array(z.string()).optional() }), { label: 'zod' });
+      const mcp = mcpSchemas().find((entry) => entry.source === 'mcp:filesystem/edit_file#input')!.schema;
+      const operations = githubOperationSchemas();
+      const github = operations.find((entry) => entry.source === 'github:POST /repos/{owner}/{repo}/issues')!.schema;
+      // One that strict mode cannot express (a map, a free-form object, …): it goes plain.
+      const plain = operations.find((entry) => !compileStrictSchema(openaiSchema(entry.schema).schema).ok)!.schema;
+      const declarations = [
+        { name: 'get_user_country', description: '', parametersJsonSchema: zodTool.jsonSchema },
+        { name: 'edit_file', description: 'Edits a file.', parametersJsonSchema: mcp },
+        { name: 'create_issue', description: 'Creates an issue.', parametersJsonSchema: github },
+        { name: 'github_plain', description: 'A GitHub operation.', parametersJsonSchema: plain },
+      ];
+      const request = createLlmRequest({ contents: [createUserContent('go')], config: { tools: [{ functionDeclarations: declarations }] } });
+      await collect(openaiAt(server, 'gpt-4o', { strict: true }), request, false);
+      const tools = (sentBodies(server)[0]!.tools as { function: { name: string; parameters: JsonSchema; strict?: boolean } }[]).map((t) => t.function);
+      expect(tools.map((t) => [t.name, t.strict === true])).toEqual([['get_user_country', true], ['edit_file', true], ['create_issue', true], ['github_plain', false]]);
+      for (const tool of tools) expect(tool.strict ? openaiStrictProblems(tool.parameters) : openaiProblems(tool.parameters), tool.name).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
