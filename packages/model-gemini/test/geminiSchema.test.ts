@@ -203,8 +203,11 @@ describe('#26 the pass in the request mapping', () => {
         properties: { location: { type: 'string', description: '(minLength: 2)' }, unit: { anyOf: [{ type: 'string', enum: ['celsius', 'fahrenheit'] }, { type: 'null' }] } },
         required: ['location'],
       });
-      // The declaration the tool keeps is the library's, unchanged.
+      // The declaration the tool keeps is the library's, unchanged, and the tool still refuses
+      // what the constraint moved into the description forbids.
       expect(tool.declaration().parametersJsonSchema!.properties).toMatchObject({ location: { minLength: 2 } });
+      const { createToolContext } = await import('@adkit/flow/testing');
+      await expect(tool.run(createToolContext(), { location: 'x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENTS' });
       expect(seen.length).toBeLessThanOrEqual(1);
     } finally {
       await server.close();
