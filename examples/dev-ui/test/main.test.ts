@@ -40,7 +40,7 @@ it('HC-7, HC-10: serves the agent on 127.0.0.1; a message waits for approval, ru
   await call(base, `${session}/confirmations`, { callId: waiting.pending.confirmations[0].callId, confirmed: true });
   const done = await idle(base, session);
   expect(done.events.at(-1).content.parts[0].text).toBe('Result: {"booked":"Lisbon","reference":"BK-LISBON"}');
-  expect(done.pending).toEqual({ confirmations: [], longRunning: [] });
+  expect(done.pending).toEqual({ confirmations: [], longRunning: [], credentials: [] });
 
   stop!('SIGINT');
   await expect.poll(() => fetch(base).then(() => 'open', () => 'closed')).toBe('closed');
