@@ -1,5 +1,6 @@
 import { ConfigError, errorMessage, type GenerateContentOptions, type LlmRequest, type LlmResponse, type Model } from '@adkit/flow';
-import OpenAI from 'openai';
+import { createRequire } from 'node:module';
+import type OpenAI from 'openai';
 import { chatRequest, type RequestSettings } from './chatRequest.js';
 import { ChatStreamState, completionResult } from './chatResponse.js';
 import { errorResponse } from './errorResponse.js';
@@ -57,13 +58,28 @@ export interface OpenAIOptions {
 
 /** An OpenAI model: an adkit `Model` over the `openai` SDK. */
 export interface OpenAIModel extends Model {
+  /**
+   * The client the model sends its requests with: the one you passed, or the one it made. The SDK
+   * is loaded on the first request; reading `client` before then loads it at once (its CommonJS
+   * build, through `require`).
+   */
   readonly client: OpenAI;
   readonly api: 'chat' | 'responses';
 }
 
 const CLIENT_SETTINGS = ['apiKey', 'baseURL', 'organization', 'project', 'maxRetries', 'timeout'] as const;
 
-function makeClient(model: string, options: OpenAIOptions): OpenAI {
+/** The `OpenAI` class of the SDK: a constructor, whichever way the module was loaded. */
+type OpenAIClass = new (options: ConstructorParameters<typeof OpenAI>[0]) => OpenAI;
+
+/** Loads the SDK synchronously, for a `client` read before the first request. */
+const requireSdk = (): OpenAIClass => (createRequire(import.meta.url)('openai') as { default: OpenAIClass }).default;
+
+/** Loads the SDK on the first request, so importing this package does not pay for it (#24). */
+const importSdk = async (): Promise<OpenAIClass> => (await import('openai')).default as unknown as OpenAIClass;
+
+/** Checks the options at `openai()`, so a bad configuration fails there and not at the first request. */
+function checkClientOptions(model: string, options: OpenAIOptions): void {
   if (options.client) {
     const extra = CLIENT_SETTINGS.filter((key) => options[key] !== undefined);
     if (extra.length > 0) {
@@ -71,15 +87,18 @@ function makeClient(model: string, options: OpenAIOptions): OpenAI {
         `openai("${model}"): pass either \`client\` or client settings (${extra.join(', ')}), not both; configure the client you pass instead.`,
       );
     }
-    return options.client;
+    return;
   }
   if (!options.apiKey && !process.env.OPENAI_API_KEY) {
     throw new ConfigError(
       `openai("${model}"): no API key. Pass {apiKey} or set OPENAI_API_KEY (for a local OpenAI-compatible server such as Ollama, any non-empty string works).`,
     );
   }
+}
+
+function makeClient(model: string, options: OpenAIOptions, OpenAISdk: OpenAIClass): OpenAI {
   try {
-    return new OpenAI({
+    return new OpenAISdk({
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL ? { baseURL: options.baseURL } : {}),
       ...(options.organization ? { organization: options.organization } : {}),
@@ -123,11 +142,23 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
     throw new ConfigError(`openai("${model}"): maxResponseBytes must be a positive whole number of bytes, got ${String(options.maxResponseBytes)}.`);
-  const client = makeClient(model, options);
-  // The SDK's timeout ends at the reply's headers; the guard bounds the body too (size and pauses).
-  const idleTimeoutMs = options.timeout ?? client.timeout;
-  const given = (client as unknown as { fetch?: FetchFunction }).fetch ?? ((input, init) => fetch(input, init));
-  const caller = client.withOptions({ fetch: guardedFetch(given, { maxBytes, idleTimeoutMs }) });
+  checkClientOptions(model, options);
+  // The client, once made (or given); the caller is it with the guarded fetch.
+  let client: OpenAI | undefined = options.client;
+  let caller: OpenAI | undefined;
+  let idleTimeoutMs = 0;
+  const useClient = (made: OpenAI): OpenAI => {
+    client ??= made;
+    if (!caller) {
+      // The SDK's timeout ends at the reply's headers; the guard bounds the body too (size and pauses).
+      idleTimeoutMs = options.timeout ?? client.timeout;
+      const given = (client as unknown as { fetch?: FetchFunction }).fetch ?? ((input, init) => fetch(input, init));
+      caller = client.withOptions({ fetch: guardedFetch(given, { maxBytes, idleTimeoutMs }) });
+    }
+    return caller;
+  };
+  if (client) useClient(client);
+  const loadCaller = async (): Promise<OpenAI> => caller ?? useClient(client ?? makeClient(model, options, await importSdk()));
   const settings: RequestSettings = {
     strict: options.strict ?? false,
     schemas: new SchemaCache(),
@@ -137,7 +168,7 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     ...(options.extraBody ? { extraBody: options.extraBody } : {}),
   };
 
-  async function* chat(request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
+  async function* chat(caller: OpenAI, request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
     const mapped = chatRequest(request, model, settings, stream);
     if (!stream) {
       const reply = await untilAborted(readReply(caller.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal })), signal);
@@ -153,7 +184,7 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     yield state.result(mapped, name, reply.contentType);
   }
 
-  async function* responses(request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
+  async function* responses(caller: OpenAI, request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
     const mapped = responsesRequest(request, model, settings, stream);
     if (!stream) {
       const reply = await untilAborted(readReply(caller.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsNonStreaming, { signal })), signal);
@@ -171,16 +202,21 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
 
   return {
     model,
-    client,
+    get client(): OpenAI {
+      if (!client) useClient(makeClient(model, options, requireSdk()));
+      return client as OpenAI;
+    },
     api,
     async *generateContent(request: LlmRequest, { stream, signal }: GenerateContentOptions): AsyncGenerator<LlmResponse> {
       if (signal?.aborted) return;
       const name = request.model ?? model;
+      const caller = await loadCaller();
+      if (signal?.aborted) return;
       // The SDK gets a signal of its own for this request (see requestSignal), closed however the
       // request ends: answered, failed, aborted, or left early by the consumer.
       const link = requestSignal(signal);
       try {
-        for await (const response of (api === 'chat' ? chat : responses)(request, stream, link.signal, name)) {
+        for await (const response of (api === 'chat' ? chat : responses)(caller, request, stream, link.signal, name)) {
           if (signal?.aborted) return;
           yield response;
         }
@@ -195,9 +231,9 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
         else if (guard)
           yield {
             errorCode: 'TIMEOUT',
-            errorMessage: `The OpenAI API at ${client.baseURL} stopped sending its answer for model "${name}": nothing arrived for ${idleTimeoutMs} ms (timeout).`,
+            errorMessage: `The OpenAI API at ${caller.baseURL} stopped sending its answer for model "${name}": nothing arrived for ${idleTimeoutMs} ms (timeout).`,
           };
-        else yield isBrokenStream(error) ? brokenStream(name, error) : errorResponse(error, name, client.baseURL);
+        else yield isBrokenStream(error) ? brokenStream(name, error) : errorResponse(error, name, caller.baseURL);
       } finally {
         link.close();
       }
