@@ -53,6 +53,8 @@ export {
   isSkipSummarizationResultDisplayer,
   isToolset,
 } from './tools/tool.js';
+export type { BeforeToolSelectionCallback, ToolSelectionArgs, ToolSelector } from './llmFlow/toolSelection.js';
+export { isToolSelector } from './llmFlow/toolSelection.js';
 export type { ReadonlyState, State } from './sessions/state.js';
 export { STATE_PREFIX, DeltaState, readonlyState } from './sessions/state.js';
 export type {

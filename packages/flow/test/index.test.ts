@@ -19,7 +19,7 @@ describe('@adkit/flow exports', () => {
         'createModelContent', 'createUserContent', 'errorMessage', 'formatSchemaErrors', 'formatSchemaPath',
         'getFunctionCalls', 'getFunctionResponses', 'injectSessionState', 'isAdkitError', 'isClosable',
         'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'isResponseDeferrer', 'isResumableTool',
-        'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolset', 'newFunctionCallId',
+        'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolSelector', 'isToolset', 'newFunctionCallId',
         'newId', 'packTool', 'pendingConfirmationRequests', 'pendingLongRunningCalls', 'readonlyState',
         'registerTool', 'replaceTool', 'requestText', 'scanConfirmationRequests', 'stderrLogger', 'stringifyContent',
         'toJsonValue', 'unansweredResponse', 'verifiedPendingConfirmationRequests',

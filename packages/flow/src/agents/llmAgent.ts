@@ -18,6 +18,7 @@ import { MIN_TOOL_OUTPUT_BYTES } from '../llmFlow/toolOutputBudget.js';
 import type { Event } from '../content/event.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { runLlmFlow } from '../llmFlow/llmFlow.js';
+import type { BeforeToolSelectionCallback } from '../llmFlow/toolSelection.js';
 import { singleTurnTool } from './singleTurnTool.js';
 import { taskAgentTool } from './taskAgentTool.js';
 import { finishTaskTool } from './finishTaskTool.js';
@@ -63,6 +64,11 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   beforeToolCallback?: OneOrMany<BeforeToolCallback>;
   afterToolCallback?: OneOrMany<AfterToolCallback>;
   onToolErrorCallback?: OneOrMany<OnToolErrorCallback>;
+  /**
+   * Chooses the tools each model step declares (after the toolsets' and the plugins' selectors):
+   * each gets the list the one before left and returns the tools to declare, or `undefined`.
+   */
+  beforeToolSelectionCallback?: OneOrMany<BeforeToolSelectionCallback>;
   /** Generation settings, deep-copied into every request. */
   generateContentConfig?: GenerateContentConfig;
   /** At most this many of one step's function calls run at once (default: all). */
@@ -124,6 +130,7 @@ export class LlmAgent extends BaseAgent {
   readonly beforeToolCallbacks: readonly BeforeToolCallback[];
   readonly afterToolCallbacks: readonly AfterToolCallback[];
   readonly onToolErrorCallbacks: readonly OnToolErrorCallback[];
+  readonly beforeToolSelectionCallbacks: readonly BeforeToolSelectionCallback[];
 
   constructor(options: LlmAgentOptions) {
     super(options);
@@ -196,6 +203,7 @@ export class LlmAgent extends BaseAgent {
     this.beforeToolCallbacks = callbackList(options.beforeToolCallback);
     this.afterToolCallbacks = callbackList(options.afterToolCallback);
     this.onToolErrorCallbacks = callbackList(options.onToolErrorCallback);
+    this.beforeToolSelectionCallbacks = callbackList(options.beforeToolSelectionCallback);
   }
 
   /** This agent's model, or the nearest ancestor LlmAgent's. */

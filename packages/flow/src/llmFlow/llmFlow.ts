@@ -23,6 +23,7 @@ import { resumePausedCalls } from './resumePausedCalls.js';
 import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
 import { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
 import { reportProblem, type StepProblem } from './stepProblem.js';
+import { runToolSelectors, selectStepTools } from './toolSelection.js';
 import { runOpenTasks } from '../agents/taskDelegation.js';
 
 /**
@@ -33,6 +34,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
   const handoff = transferSetup(agent);
   const resolver = new ToolResolver(agent, reservedNames(agent, handoff));
   const callbacks = toolCallbacks(agent, context.plugins);
+  const selectors = runToolSelectors(agent, context.plugins);
   let outputCheck: OutputCheck | undefined;
   try {
     outputCheck = agent.compiledOutputSchema ? await agent.compiledOutputSchema.compile() : undefined;
@@ -48,7 +50,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     let last: Event | undefined;
     let lastWasPartial = false;
     let final = false;
-    for await (const event of runStep(agent, context, resolver, callbacks, outputCheck, handoff)) {
+    for await (const event of runStep(agent, context, resolver, callbacks, outputCheck, handoff, selectors)) {
       if (context.signal.aborted) return;
       yield event;
       lastWasPartial = event.partial === true;
@@ -107,6 +109,7 @@ async function* runStep(
   callbacks: ToolCallbacks,
   outputCheck: OutputCheck | undefined,
   handoff: TransferSetup | undefined,
+  selectors: ReturnType<typeof runToolSelectors>,
 ): AsyncGenerator<Event, void, undefined> {
   const model = agent.canonicalModel;
   if (!model) {
@@ -128,7 +131,7 @@ async function* runStep(
     if (context.signal.aborted || context.endInvocation) return;
     yield* resumePausedCalls(context, resolved.tools, callbacks, agent);
     if (context.signal.aborted || context.endInvocation) return;
-    await buildRequest(agent, context, request, resolved, handoff, actions, problems);
+    await buildRequest(agent, context, request, await selectStepTools(resolved, selectors, context), handoff, actions, problems);
   } catch (error) {
     if (!context.signal.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
     return;

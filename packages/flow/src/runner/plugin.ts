@@ -10,6 +10,7 @@ import type {
 import type { Content } from '../content/content.js';
 import type { Event } from '../content/event.js';
 import type { InvocationContext } from '../context/invocationContext.js';
+import type { BeforeToolSelectionCallback } from '../llmFlow/toolSelection.js';
 
 /**
  * A plugin: callbacks that apply to every agent of a runner. Plugins run before the agents'
@@ -29,6 +30,8 @@ export interface Plugin {
   beforeToolCallback?: BeforeToolCallback;
   afterToolCallback?: AfterToolCallback;
   onToolErrorCallback?: OnToolErrorCallback;
+  /** Chooses the tools each model step declares, after the toolsets' selectors and before the agent's. */
+  beforeToolSelectionCallback?: BeforeToolSelectionCallback;
 }
 
 type PluginCallbackKey =
