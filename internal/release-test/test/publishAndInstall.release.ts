@@ -330,7 +330,9 @@ describe('installed as users will', () => {
           const problem =
             run.exitCode !== 0 ? `exited with ${run.exitCode}` :
             stderr.length > 0 ? 'printed on stderr' :
-            /\bundefined\b|Error:|^\s+at /m.test(run.stdout) ? 'printed an error or "undefined" as if it succeeded' :
+            // A value that is missing (`assistant undefined`), a thrown error or its stack trace;
+            // not a tool's `{"error": …}` answer, which examples show on purpose.
+            /(^|\s)undefined$|^\w*Error\b|^\s+at \S.*:\d+:\d+\)?$/m.test(run.stdout) ? 'printed an error or "undefined" as if it succeeded' :
             run.stdout.split('\n').length < 5 ? 'printed nothing' : undefined;
           if (problem) failures.push(`npm ${args.join(' ')} ${problem}:\n${run.output}`);
           else log(`npm ${args.join(' ')}: exit 0, ${run.stdout.trim().split('\n').length} lines`);
