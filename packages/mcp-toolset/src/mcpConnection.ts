@@ -12,7 +12,8 @@ export type RetryPolicy = (failure: Exclude<ConnectionFailure, undefined>) => bo
  * - a request failing because the connection broke (closed transport, EOF, reset, a session the
  *   server forgot) replaces the session — unless another caller already did — and is sent once
  *   more when `retry` allows it (MCP-4); concurrent failures cause one reconnect;
- * - `close()` ends the session, and a connect still under way is closed as soon as it lands.
+ * - `close()` ends the session, and ends a connect still under way at once (a server that never
+ *   answers `initialize` does not hold it up for `connectTimeoutMs`).
  */
 export class McpConnection {
   /** Requests in flight; an idle connection may be evicted from a pool. */
@@ -22,8 +23,10 @@ export class McpConnection {
   private ready?: McpSession;
   private generation = 0;
   private readonly closing = new Set<Promise<void>>();
+  /** Aborts the connect under way, if any. */
+  private connecting?: AbortController;
 
-  constructor(private readonly open: () => Promise<McpSession>) {}
+  constructor(private readonly open: (signal: AbortSignal) => Promise<McpSession>) {}
 
   /**
    * Runs `operation` on the session (connecting first if needed). On a connection failure it
@@ -78,6 +81,8 @@ export class McpConnection {
     const current = this.current;
     this.current = undefined;
     this.ready = undefined;
+    this.connecting?.abort();
+    this.connecting = undefined;
     const session = await current?.catch(() => undefined);
     await Promise.all([session?.close(), ...this.closing]);
   }
@@ -96,7 +101,9 @@ export class McpConnection {
 
   private connect(): Promise<McpSession> {
     const generation = this.generation;
-    const pending = this.open().then(
+    const connecting = new AbortController();
+    this.connecting = connecting;
+    const pending = this.open(connecting.signal).then(
       async (session) => {
         if (generation === this.generation) {
           this.ready = session;

@@ -49,40 +49,40 @@ export class McpSession {
   /**
    * Connects to the server: spawns the stdio child, or opens the HTTP session (Streamable HTTP,
    * falling back to legacy SSE on a 4xx answer when `protocol` is `"auto"`), or starts the given
-   * transport; then runs `initialize`. Bounded by `connectTimeoutMs`; a failed attempt leaves no
-   * child process behind.
+   * transport; then runs `initialize`. Bounded by `connectTimeoutMs`, and ended at once by
+   * `signal` (the toolset was closed meanwhile); a failed attempt leaves no child process behind.
    */
-  static async open(server: McpServerConfig, headers: McpHeaders, settings: SessionSettings): Promise<McpSession> {
-    if ('stdio' in server && server.stdio) return McpSession.connect(stdioTransport(server.stdio), settings);
+  static async open(server: McpServerConfig, headers: McpHeaders, settings: SessionSettings, signal?: AbortSignal): Promise<McpSession> {
+    if ('stdio' in server && server.stdio) return McpSession.connect(stdioTransport(server.stdio), settings, signal);
     if ('url' in server && server.url !== undefined) {
       const http = server as McpHttpServer;
       const url = new URL(http.url);
       const protocol = http.protocol ?? 'auto';
       const init = { requestInit: { headers: { ...headers } }, ...(http.fetch ? { fetch: http.fetch } : {}) };
-      if (protocol === 'sse') return McpSession.connect(new SSEClientTransport(url, init), settings);
+      if (protocol === 'sse') return McpSession.connect(new SSEClientTransport(url, init), settings, signal);
       try {
-        return await McpSession.connect(new StreamableHTTPClientTransport(url, init), settings);
+        return await McpSession.connect(new StreamableHTTPClientTransport(url, init), settings, signal);
       } catch (error) {
         if (protocol === 'streamable-http' || !isClientError(error)) throw error;
         // A legacy HTTP+SSE server answers the Streamable HTTP POST with 4xx (spec, backwards compatibility).
         try {
-          return await McpSession.connect(new SSEClientTransport(url, init), settings);
+          return await McpSession.connect(new SSEClientTransport(url, init), settings, signal);
         } catch (legacyError) {
           throw new Error(`${errorMessage(error)}; as a legacy SSE server: ${errorMessage(legacyError)}`, { cause: legacyError });
         }
       }
     }
     const given = (server as { transport: Transport | (() => Transport | Promise<Transport>) }).transport;
-    if (typeof given === 'function') return McpSession.connect(await given(), settings);
+    if (typeof given === 'function') return McpSession.connect(await given(), settings, signal);
     if (usedTransports.has(given))
       throw new Error(
         'the transport instance served a connection already and cannot start again; pass a function returning a new transport, e.g. {transport: () => new WebSocketClientTransport(url)}, so the toolset can reconnect',
       );
     usedTransports.add(given);
-    return McpSession.connect(given, settings);
+    return McpSession.connect(given, settings, signal);
   }
 
-  private static async connect(transport: Transport, settings: SessionSettings): Promise<McpSession> {
+  private static async connect(transport: Transport, settings: SessionSettings, signal?: AbortSignal): Promise<McpSession> {
     const client = new Client(settings.clientInfo, { capabilities: settings.elicitation ? { elicitation: { form: {}, url: {} } } : {} });
     const session = new McpSession(client, transport, settings.requestTimeoutMs);
     if (settings.elicitation) client.setRequestHandler(ElicitRequestSchema, (request) => session.elicitations.receive(request.params));
@@ -106,11 +106,16 @@ export class McpSession {
       session.tools = undefined;
     });
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new Error(`the server did not answer within ${settings.connectTimeoutMs} ms`)),
         settings.connectTimeoutMs,
       );
+      // Closing the toolset ends a connect still waiting for `initialize` now, child process and all.
+      onAbort = () => reject(new Error('the toolset was closed while connecting'));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
     try {
       await Promise.race([client.connect(transport, { timeout: settings.connectTimeoutMs }), timedOut]);
@@ -120,6 +125,7 @@ export class McpSession {
       throw error;
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
   }
 

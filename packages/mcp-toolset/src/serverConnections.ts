@@ -70,7 +70,7 @@ export class ServerConnections {
       }
       return connection;
     }
-    connection = new McpConnection(() => McpSession.open(this.server, set.headers, this.settings));
+    connection = new McpConnection((signal) => McpSession.open(this.server, set.headers, this.settings, signal));
     connections.set(set.key, connection);
     if (connections.size > this.maxSessions)
       for (const [key, old] of connections) {
