@@ -9,6 +9,7 @@ import { summarizerTool, webSearchTool } from './helperAgents.js';
 import { planItinerary } from './itineraryTool.js';
 import type { ModelChoice } from './modelFromEnv.js';
 import { saveNote } from './notesTool.js';
+import { tripDetailsAgent } from './tripDetailsAgent.js';
 import type { SharedFolder } from './sharedFolder.js';
 import { bookTrip, convertCurrency, getWeather } from './travelTools.js';
 import { requestVacationDays } from './vacationTool.js';
@@ -21,6 +22,7 @@ const INSTRUCTION = `You are the adkit demo assistant: a travel and office helpe
 - Reimbursements: up to $100 call reimburse at once; over $100 call ask_for_approval first and call reimburse only after the manager approved.
 - Vacation: call request_vacation_days; the manager answers.
 - Bookings: book_trip asks the user to approve; just call it.
+- Trips: to plan a trip, call trip_details; it asks the user where and for how long, then hands you both.
 - Summaries: pass the whole text to the summarizer.
 - Files: the shared folder is served by the filesystem tools; use paths relative to it ("welcome.txt", ".").
 - Packing: load the packing-list skill and follow it.
@@ -67,5 +69,7 @@ export function createAssistant({ choice, folder, petShop }: AssistantParts): Ll
     instruction: INSTRUCTION,
     tools,
     toolsets: [weatherToolset(), folder.toolset, petShop, skillToolset({ source: fileSystemSource(SKILLS_FOLDER) })],
+    // A task agent: installed as the trip_details tool, it talks with the user until it has the details.
+    subAgents: [tripDetailsAgent(choice.model)],
   });
 }

@@ -73,6 +73,8 @@ function describe({ name, response = {} }: FunctionResponse, call: FunctionCall 
       return r.status === 'Approved.'
         ? `Your manager approved ${r.days_approved} of the ${r.days_requested} vacation days you asked for.`
         : `Your manager did not approve the ${r.days_requested} vacation days.`;
+    case 'trip_details':
+      return `Your trip: ${r.nights} nights in ${r.destination}. Say "book ${r.nights} nights in ${r.destination}" and I will book it.`;
     case 'summarizer':
       return `The summarizer says: ${r.result}`;
     case 'get_forecast':

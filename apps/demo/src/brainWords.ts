@@ -85,6 +85,9 @@ const vacation: Rule = (text, lower, request) => {
   return days ? use(request, 'request_vacation_days', { days }) : says('How many days of vacation would you like?');
 };
 
+const trip: Rule = (text, lower, request) =>
+  /\bplan (?:a|my|our) trip\b|\btrip details\b/.test(lower) ? use(request, 'trip_details', { request: text }) : undefined;
+
 const book: Rule = (text, lower, request) => {
   if (!/\bbook\b/.test(lower)) return undefined;
   const [city] = citiesIn(text);
@@ -145,4 +148,4 @@ const weatherAndMoney: Rule = (text, lower, request) => {
 };
 
 /** The rules, in order: the first that answers wins ("save a note: pack the umbrella" is a note). */
-const RULES: readonly Rule[] = [summarise, notes, remember, recall, expenses, vacation, book, forecast, itinerary, pack, files, search, pets, weatherAndMoney];
+const RULES: readonly Rule[] = [summarise, notes, remember, recall, expenses, vacation, trip, book, forecast, itinerary, pack, files, search, pets, weatherAndMoney];

@@ -1,4 +1,4 @@
-import { REQUEST_CONFIRMATION_FUNCTION, type Event, type Part, type ToolProgress } from '@adkit/flow';
+import { REQUEST_CONFIRMATION_FUNCTION, taskOpeningOf, type Event, type Part, type ToolProgress } from '@adkit/flow';
 import type { Style } from './style.js';
 
 /** One line to show: a lasting `line`, or a `progress` report a terminal may redraw in place. */
@@ -28,6 +28,9 @@ export class Transcript {
     if (event.partial) return event.toolProgress ? this.progress(event.toolProgress) : [];
     if (event.errorCode) return [line(style.error(`${event.author} ! ${event.errorCode}: ${event.errorMessage ?? ''}`))];
     for (const id of event.longRunningToolIds ?? []) this.longRunning.add(id);
+    // A task's first turn (#27): the call's request, handed to the task agent, not something the user said.
+    const task = taskOpeningOf(event);
+    if (task) return [line(style.dim(`  ↳ ${task.agent} takes over the conversation until its task is done`))];
     const out: TranscriptLine[] = [];
     for (const part of event.content?.parts ?? []) out.push(...this.part(event, part));
     for (const [name, version] of Object.entries(event.actions?.artifactDelta ?? {}))

@@ -31,7 +31,7 @@ it('on an OpenAI-compatible server, the model is offered every tool of every pac
     [
       'adopt_pet', 'ask_for_approval', 'book_trip', 'convert_currency', 'get_forecast', 'get_weather', 'list_directory', 'list_pets', 'list_skills', 'load_artifacts',
       'load_memory', 'load_skill', 'load_skill_resource', 'plan_itinerary', 'read_text_file', 'reimburse', 'request_vacation_days', 'save_note',
-      'summarizer', 'write_file',
+      'summarizer', 'trip_details', 'write_file',
     ].sort(),
   );
   server.assertDone();
