@@ -122,15 +122,17 @@ async function* runStep(
   const problems: StepProblem[] = [];
   try {
     // Consents complete before the tools are listed (a toolset may list with the new credential).
-    yield* resumeCredentialCalls(context, async () => (await resolver.resolve(new FlowContext(context))).tools, callbacks, agent);
+    // A resumed call that pauses again ends the step like a first call's pause: the model is not
+    // called with the call pending; the client's next answer resumes it again.
+    let paused = yield* resumeCredentialCalls(context, async () => (await resolver.resolve(new FlowContext(context))).tools, callbacks, agent);
     if (context.signal.aborted || context.endInvocation) return;
     const resolved = await resolver.resolve(new FlowContext(context));
     if (context.signal.aborted) return;
     for (const problem of resolver.unreported(resolved.problems)) yield reportProblem(context, problem);
-    yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent);
+    paused = (yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent)) || paused;
     if (context.signal.aborted || context.endInvocation) return;
-    yield* resumePausedCalls(context, resolved.tools, callbacks, agent);
-    if (context.signal.aborted || context.endInvocation) return;
+    paused = (yield* resumePausedCalls(context, resolved.tools, callbacks, agent)) || paused;
+    if (context.signal.aborted || context.endInvocation || paused) return;
     await buildRequest(agent, context, request, await selectStepTools(resolved, selectors, context), handoff, actions, problems);
   } catch (error) {
     if (!context.signal.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
@@ -144,7 +146,7 @@ async function* runStep(
   const refusals = new Map<string, string>();
   try {
     for await (const response of callModel(agent, context, model, request, actions, refusals)) {
-      if (!response.content && !response.errorCode && !response.interrupted) continue;
+      if (!response.content && !response.errorCode && !response.interrupted && !(response.partial && response.toolCallDelta)) continue;
       const event = modelEvent(context, request, response, eventId, response.partial ? undefined : actions);
       if (!response.partial) {
         actions = createEventActions();

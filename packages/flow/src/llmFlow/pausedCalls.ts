@@ -22,6 +22,26 @@ export function startedBetween(events: readonly Event[], callId: string, from: n
   return false;
 }
 
+/**
+ * Index of the newest event before `before` that paused the call: its long-running marker (the
+ * call or a resume of it paused on its own), or the responses event in which it asked for an
+ * approval or a credential; -1 when none. A started marker before it was a resume that ended in
+ * that pause, not one interrupted; an answer to an older request was spent by that resume.
+ */
+export function lastPauseIndex(events: readonly Event[], callId: string, before: number): number {
+  for (let i = Math.min(before, events.length) - 1; i >= 0; i--) {
+    const event = events[i]!;
+    const { requestedToolConfirmations: approvals, requestedAuthConfigs: credentials } = event.actions;
+    if (
+      event.longRunningToolIds?.includes(callId) ||
+      (approvals !== undefined && Object.hasOwn(approvals, callId)) ||
+      (credentials !== undefined && Object.hasOwn(credentials, callId))
+    )
+      return i;
+  }
+  return -1;
+}
+
 /** The model's call with this id, made by this agent before `before`, with its event index. */
 export function findAgentCall(
   events: readonly Event[],

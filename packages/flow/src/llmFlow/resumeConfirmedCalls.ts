@@ -3,9 +3,7 @@ import type { ToolCallbacks } from './callTool.js';
 import type { FunctionCall } from '../content/content.js';
 import { createEvent, getFunctionResponses, type Event } from '../content/event.js';
 import type { ToolConfirmation } from '../content/eventActions.js';
-import { executeFunctionCalls } from './executeFunctionCalls.js';
 import { quoted } from './quoted.js';
-import { withCredentialRequests } from './credentialRequestEvent.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import type { Tool } from '../tools/tool.js';
@@ -16,8 +14,8 @@ import {
   scanConfirmationRequests,
   type ConfirmationRequest,
 } from '../confirmation/confirmationRequests.js';
-import { interruptedMessage, resumeStateOf, startedBetween, startedEvent, timeLimitOf } from './pausedCalls.js';
-import { leaseRunningCalls } from './runningCalls.js';
+import { interruptedMessage, lastPauseIndex, resumeStateOf, startedBetween } from './pausedCalls.js';
+import { runResumedCalls } from './runResumedCalls.js';
 
 interface Reply {
   confirmationId: string;
@@ -37,17 +35,20 @@ interface Reply {
  *   unless the tool is `idempotent`, which runs again. While the calls run, their process holds a
  *   lease on them, so the same reply delivered again meanwhile is refused before it is saved
  *   (`refuseRepeatedReply`), and the running call's result is kept.
- * A refusal ends the invocation with an error event and runs nothing.
+ * - an approved call that pauses again (asks for another approval, a credential) is paused anew,
+ *   as on its first run (`runResumedCalls`); the approval it consumed is spent: sent again, it is
+ *   refused (`CONFIRMATION_ALREADY_USED`), and the call waits for the answer to its new request.
+ * A refusal ends the invocation with an error event and runs nothing. Returns whether a call paused.
  */
 export async function* resumeConfirmedCalls(
   context: InvocationContext,
   tools: readonly Tool[],
   callbacks: ToolCallbacks,
   agent: LlmAgent,
-): AsyncGenerator<Event, void, undefined> {
+): AsyncGenerator<Event, boolean, undefined> {
   const events = context.session.events;
   const replyIndex = latestReplyIndex(events, context.invocationId);
-  if (replyIndex < 0) return;
+  if (replyIndex < 0) return false;
   const replyEvent = events[replyIndex]!;
   const refuse = (code: string, message: string) => {
     context.endInvocation = true;
@@ -64,11 +65,11 @@ export async function* resumeConfirmedCalls(
       'CONFIRMATION_REFUSED',
       `Confirmation reply refused: it was authored by "${replyEvent.author}", and only the user may confirm a tool call.`,
     );
-    return;
+    return false;
   }
 
   const replies = parseReplies(replyEvent);
-  if (replies.length === 0) return;
+  if (replies.length === 0) return false;
   const scan = scanConfirmationRequests(events.slice(0, replyIndex));
   const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
   const queued: { call: FunctionCall; order: readonly [number, number] }[] = [];
@@ -81,7 +82,7 @@ export async function* resumeConfirmedCalls(
     if (invalid) {
       if (invalid.author !== agent.name) continue; // Another agent's: that agent answers it.
       yield refuse('CONFIRMATION_REFUSED', `Confirmation "${quoted(confirmationId)}" refused: ${invalid.problem}. Nothing was run.`);
-      return;
+      return false;
     }
     const request = scan.valid.get(confirmationId);
     if (!request || request.author !== agent.name) continue;
@@ -94,13 +95,21 @@ export async function* resumeConfirmedCalls(
         'CONFIRMATION_ALREADY_USED',
         `Confirmation "${quoted(confirmationId)}" refused: call "${quoted(callId)}" of tool "${quoted(call.name)}" was already answered (approved and run, or rejected) and will not run again.`,
       );
-      return;
+      return false;
+    }
+    // Resumed with this approval, the call paused again since: the approval was spent there.
+    if (lastPauseIndex(events, callId, replyIndex) > request.index) {
+      yield refuse(
+        'CONFIRMATION_ALREADY_USED',
+        `Confirmation "${quoted(confirmationId)}" refused: call "${quoted(callId)}" of tool "${quoted(call.name)}" already ran with it and now waits for a newer answer. Nothing was run.`,
+      );
+      return false;
     }
     const { appName, userId, id: sessionId } = context.session;
     const digestProblem = await checkConfirmationDigest(request, { appName, userId, sessionId }, context.confirmationSecret);
     if (digestProblem) {
       yield refuse('CONFIRMATION_REFUSED', `Confirmation "${quoted(confirmationId)}" refused: ${digestProblem}. Nothing was run.`);
-      return;
+      return false;
     }
     const tool = toolsByName.get(call.name);
     if (startedBetween(events, callId, request.index + 1, replyIndex) && !tool?.idempotent)
@@ -109,41 +118,11 @@ export async function* resumeConfirmedCalls(
     resumeStates[callId] = resumeStateOf(events, callId, replyIndex);
     queued.push({ call, order: requestOrder(events, request) });
   }
-  if (queued.length === 0) return;
+  if (queued.length === 0) return false;
   // HC-8 step 4: the calls run and merge in the order they were asked, whatever the reply's order.
   const calls = queued.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]).map((entry) => entry.call);
-
-  const available: Record<string, Tool> = {};
-  for (const call of calls) {
-    const tool = toolsByName.get(call.name);
-    if (tool) available[call.name] = tool;
-  }
-  const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
-  const timeLimit = timeLimitOf(calls.filter((call) => starting.includes(call.id!)), toolsByName, agent.toolTimeoutMs);
-  const marker = starting.length > 0 ? startedEvent(context, starting, timeLimit) : undefined;
-  // Held until the answers are saved (or the run ends without them): see `runningCalls`.
-  const lease = marker && leaseRunningCalls(marker.id, starting);
-  try {
-    if (marker) yield marker;
-    if (context.signal.aborted) return;
-    // An approved call may then ask for a credential (AU-2): its request follows the responses.
-    yield* withCredentialRequests(
-      context,
-      executeFunctionCalls({
-        invocation: context,
-        calls,
-        tools: available,
-        callbacks,
-        confirmations,
-        resumeStates,
-        refusals,
-        maxConcurrency: agent.maxToolConcurrency,
-        toolTimeoutMs: agent.toolTimeoutMs,
-      }),
-    );
-  } finally {
-    lease?.release();
-  }
+  // An approved call may then ask for a credential (AU-2), or for another approval.
+  return yield* runResumedCalls(context, agent, { calls, tools: toolsByName, callbacks, confirmations, resumeStates, refusals });
 }
 
 /** Where a request was asked: its event's index, then its place among that event's parts. */

@@ -2,7 +2,6 @@ import type { ToolCallbacks } from './callTool.js';
 import type { Content, FunctionCall } from '../content/content.js';
 import { createEvent, getFunctionResponses, type Event } from '../content/event.js';
 import { errorMessage } from '../errors.js';
-import { executeFunctionCalls } from './executeFunctionCalls.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import type { Tool } from '../tools/tool.js';
@@ -10,8 +9,8 @@ import { firstAskIndex, isCallAnswered } from '../confirmation/confirmationReque
 import { REQUEST_CREDENTIAL_FUNCTION, type AuthConfig } from '../auth/authTypes.js';
 import type { CredentialReply } from '../auth/credentialManager.js';
 import { checkCredentialDigest, scanCredentialRequests } from '../auth/credentialRequests.js';
-import { interruptedMessage, resumeStateOf, startedBetween, startedEvent } from './pausedCalls.js';
-import { withCredentialRequests } from './credentialRequestEvent.js';
+import { interruptedMessage, resumeStateOf, startedBetween } from './pausedCalls.js';
+import { runResumedCalls } from './runResumedCalls.js';
 
 /** Longest response URI a reply may carry (providers keep them far shorter). */
 const MAX_RESPONSE_URI = 8192;
@@ -34,17 +33,19 @@ interface Reply {
  * - a consent is used once: a reply to a request whose call was answered is refused
  *   (`CREDENTIAL_ALREADY_USED`); a marker is saved before the call runs, as for approvals;
  * - a failed exchange (a denied consent, a state mismatch, a spent code, the provider down)
- *   answers the call with an error the model sees, with no code, token or URI in it.
+ *   answers the call with an error the model sees, with no code, token or URI in it;
+ * - a call that pauses again (asks for an approval, another credential, answers `undefined`) is
+ *   paused anew, as on its first run (`runResumedCalls`). Returns whether a call paused.
  */
 export async function* resumeCredentialCalls(
   context: InvocationContext,
   resolveTools: () => Promise<readonly Tool[]>,
   callbacks: ToolCallbacks,
   agent: LlmAgent,
-): AsyncGenerator<Event, void, undefined> {
+): AsyncGenerator<Event, boolean, undefined> {
   const events = context.session.events;
   const replyIndex = latestReplyIndex(events, context.invocationId);
-  if (replyIndex < 0) return;
+  if (replyIndex < 0) return false;
   const replyEvent = events[replyIndex]!;
   const refuse = (code: string, message: string) => {
     context.endInvocation = true;
@@ -52,11 +53,11 @@ export async function* resumeCredentialCalls(
   };
   if (replyEvent.author !== 'user') {
     yield refuse('CREDENTIAL_REFUSED', `Credential reply refused: it was authored by "${replyEvent.author}", and only the user may answer a credential request.`);
-    return;
+    return false;
   }
   // The saved reply has no response URI (it holds the code); this run's own message has it.
   const replies = parseReplies(replyEvent.invocationId === context.invocationId ? (context.credentialReplies ?? replyEvent.content) : replyEvent.content);
-  if (replies.length === 0) return;
+  if (replies.length === 0) return false;
   const scan = scanCredentialRequests(events.slice(0, replyIndex));
   const calls: FunctionCall[] = [];
   const resumeStates: Record<string, unknown> = {};
@@ -69,13 +70,13 @@ export async function* resumeCredentialCalls(
     if (invalid) {
       if (invalid.author !== agent.name) continue;
       yield refuse('CREDENTIAL_REFUSED', `Credential reply "${requestId}" refused: ${invalid.problem}. Nothing was run.`);
-      return;
+      return false;
     }
     const request = scan.valid.get(requestId);
     if (!request) {
       // A reply to no request of this session (another session's, or made up) is refused loudly.
       yield refuse('CREDENTIAL_REFUSED', `Credential reply "${requestId}" refused: this session has no credential request with that id. Nothing was run.`);
-      return;
+      return false;
     }
     if (request.author !== agent.name) continue;
     const call = request.originalCall;
@@ -86,19 +87,19 @@ export async function* resumeCredentialCalls(
         'CREDENTIAL_ALREADY_USED',
         `Credential reply "${requestId}" refused: the request for call "${callId}" of tool "${call.name}" was already answered, and a consent is used once.`,
       );
-      return;
+      return false;
     }
     const digestProblem = await checkCredentialDigest(request, context.session.id, context.confirmationSecret);
     if (digestProblem) {
       yield refuse('CREDENTIAL_REFUSED', `Credential reply "${requestId}" refused: ${digestProblem}. Nothing was run.`);
-      return;
+      return false;
     }
     if (startedBetween(events, callId, request.index + 1, replyIndex)) started.push(call);
     else if (reply) completions.push({ call, request: request.authConfig, reply });
     resumeStates[callId] = resumeStateOf(events, callId, replyIndex);
     calls.push(call);
   }
-  if (calls.length === 0) return;
+  if (calls.length === 0) return false;
 
   // The consents complete before the tools are listed: a toolset that lists per user (an MCP server
   // behind OAuth) lists with the new credential, so the paused call's tool is there.
@@ -108,34 +109,14 @@ export async function* resumeCredentialCalls(
       if (!context.credentials) throw new Error('the runner has no credential manager');
       await context.credentials.completeRequest(request, reply, scope, { signal: context.signal });
     } catch (error) {
-      if (context.signal.aborted) return;
+      if (context.signal.aborted) return false;
       refusals.set(call.id!, `Authorization for tool "${call.name}" failed: ${errorMessage(error)}. The tool did not run; ask the user whether to try again.`);
     }
   }
   const toolsByName = new Map((await resolveTools()).map((tool) => [tool.name, tool]));
   // A resume that started before (a crash while the call ran) runs again only for an idempotent tool.
   for (const call of started) if (!toolsByName.get(call.name)?.idempotent) refusals.set(call.id!, interruptedMessage(call));
-  const starting = calls.filter((call) => !refusals.has(call.id!)).map((call) => call.id!);
-  if (starting.length > 0) yield startedEvent(context, starting);
-  if (context.signal.aborted) return;
-  const available: Record<string, Tool> = {};
-  for (const call of calls) {
-    const tool = toolsByName.get(call.name);
-    if (tool) available[call.name] = tool;
-  }
-  yield* withCredentialRequests(
-    context,
-    executeFunctionCalls({
-      invocation: context,
-      calls,
-      tools: available,
-      callbacks,
-      resumeStates,
-      refusals,
-      maxConcurrency: agent.maxToolConcurrency,
-      toolTimeoutMs: agent.toolTimeoutMs,
-    }),
-  );
+  return yield* runResumedCalls(context, agent, { calls, tools: toolsByName, callbacks, resumeStates, refusals });
 }
 
 /** Whether a user event before `before` already replied to the request. */
