@@ -44,7 +44,7 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
   readonly parameters: P;
   readonly response?: AnySchema;
   private readonly declared: FunctionDeclaration;
-  private readonly confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void>;
+  private readonly confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void> | undefined;
   private readonly execute: (args: SchemaOutput<P>, ctx: ToolContext) => unknown;
   private readonly authorize?: (ctx: ToolContext, execute: () => unknown) => Promise<AuthorizedOutcome>;
   private readonly parser: () => Promise<ArgumentParser<P>>;
@@ -74,9 +74,16 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
 
   async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     const { parse, convert } = this.compiled ?? (await this.compile());
-    const input = await parse(args, ctx.signal);
-    await this.confirm(ctx, input);
-    if (!this.authorize) return convert(await this.execute(input, ctx), ctx.signal);
+    // A step that is synchronous (TypeBox's check, no confirmation, a plain handler) is not
+    // awaited: each await of a plain value costs a turn of the microtask queue (#24).
+    const parsed = parse(args, ctx.signal);
+    const input = isThenable(parsed) ? await parsed : parsed;
+    const gate = this.confirm(ctx, input);
+    if (gate) await gate;
+    if (!this.authorize) {
+      const result = this.execute(input, ctx);
+      return convert(isThenable(result) ? await result : result, ctx.signal);
+    }
     const outcome = await this.authorize(ctx, () => this.execute(input, ctx));
     return 'pending' in outcome ? outcome.pending : convert(outcome.value, ctx.signal);
   }
@@ -86,6 +93,11 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     const [parse, convert] = await Promise.all([this.parser(), this.converter()]);
     return (this.compiled = { parse, convert });
   }
+}
+
+/** True for what `await` would wait for: a promise or any other object with a `then` method. */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as PromiseLike<T>).then === 'function';
 }
 
 /**

@@ -75,8 +75,12 @@ export interface FunctionToolBaseOptions<P extends AnySchema> extends ToolOption
 export interface PreparedFunctionTool<P extends AnySchema> {
   /** The argument parser, compiled by the first call that asks (and kept). */
   parser: () => Promise<ArgumentParser<P>>;
-  /** The HC-2 gate for one call with its converted arguments; resolves when the tool may run. */
-  confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void>;
+  /**
+   * The HC-2 gate for one call with its converted arguments; resolves when the tool may run.
+   * `undefined` when there is nothing to ask or answer (no confirmation configured and none given),
+   * so a plain call does not wait for a promise.
+   */
+  confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void> | undefined;
   declaration: FunctionDeclaration;
 }
 
@@ -176,13 +180,13 @@ function confirmationStep<A>(
   label: string,
   toolName: string,
   option: RequireConfirmation<A>,
-): (ctx: ToolContext, args: A) => Promise<void> {
+): (ctx: ToolContext, args: A) => Promise<void> | undefined {
   const expected = 'true, false, a function (args, ctx) => boolean | Promise<boolean>, or {when?, hint?, payload?, payloadSchema?}';
   const got = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
   if (typeof option === 'boolean' || typeof option === 'function') {
-    return async (ctx, args) => {
-      if (option === false && ctx.toolConfirmation === undefined) return;
-      await confirmationGate(ctx, toolName, typeof option === 'function' ? () => option(args, ctx) : option);
+    return (ctx, args) => {
+      if (option === false && ctx.toolConfirmation === undefined) return undefined;
+      return confirmationGate(ctx, toolName, typeof option === 'function' ? () => option(args, ctx) : option);
     };
   }
   if (typeof option !== 'object' || option === null || Array.isArray(option))

@@ -35,7 +35,7 @@ class StreamingFunctionToolImpl<P extends AnySchema> implements StreamingFunctio
   private readonly parser: () => Promise<ArgumentParser<P>>;
   /** The compiled argument parser, once the first call has built it. */
   private parse?: ArgumentParser<P>;
-  private readonly confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void>;
+  private readonly confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void> | undefined;
   private readonly execute: (args: SchemaOutput<P>, ctx: ToolContext) => AsyncIterable<string>;
 
   constructor(options: StreamingFunctionToolOptions<P>) {

@@ -1,0 +1,48 @@
+// #24: a call's synchronous steps (TypeBox's check, no confirmation, a plain handler) are not
+// awaited, yet `run` keeps what `await` gave: a promise always (never a synchronous throw), a
+// thenable result waited for, a handler's throw or bad arguments as a rejection (FT-4, FT-5).
+import { createToolContext } from '@adkit/flow/testing';
+import Type from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { functionTool } from '../src/index.js';
+
+const ctx = createToolContext();
+const parameters = Type.Object({ n: Type.Integer() });
+
+describe('function tool: synchronous steps without awaits (#24)', () => {
+  it('a handler returning a thenable that is not a Promise is waited for (FT-5 then applies)', async () => {
+    const tool = functionTool({
+      name: 'later',
+      description: 'Later.',
+      parameters,
+      execute: ({ n }) => ({ then: (resolve: (value: unknown) => void) => setTimeout(() => resolve(n * 2), 1) }) as never,
+    });
+    await expect(tool.run(ctx, { n: 21 })).resolves.toEqual({ result: 42 });
+  });
+
+  it('a synchronous handler: its result converted, its throw a rejection, not a throw from run()', async () => {
+    const tool = functionTool({
+      name: 'sync',
+      description: 'Sync.',
+      parameters,
+      execute: ({ n }) => {
+        if (n < 0) throw new Error('negative');
+        return n;
+      },
+    });
+    await expect(tool.run(ctx, { n: 3 })).resolves.toEqual({ result: 3 });
+    const failed = tool.run(ctx, { n: -1 });
+    expect(failed).toBeInstanceOf(Promise);
+    await expect(failed).rejects.toThrow('negative');
+  });
+
+  it('bad arguments reject with INVALID_ARGUMENTS, and the handler never runs', async () => {
+    let ran = 0;
+    const tool = functionTool({ name: 'strict', description: 'Strict.', parameters, execute: () => ++ran });
+    await tool.run(ctx, { n: 1 });
+    const refused = tool.run(ctx, { n: 'many' });
+    expect(refused).toBeInstanceOf(Promise);
+    await expect(refused).rejects.toMatchObject({ code: 'INVALID_ARGUMENTS' });
+    expect(ran).toBe(1);
+  });
+});
