@@ -2,7 +2,8 @@
 // user's words, with every kind of call the page must show — a plain tool, two slow tools the
 // model calls in parallel, a tool behind a confirmation gate, one asking with an editable payload,
 // a long-running tool, a streaming tool, one that saves artifacts and state, and one whose result
-// carries HTML (an XSS payload, which must show as text).
+// carries HTML (an XSS payload, which must show as text); and a task sub-agent that asks the user
+// one question before it finishes (#27).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LlmAgent, createModelContent, type LlmRequest, type LlmResponse } from '@adkit/flow';
 import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
@@ -108,6 +109,7 @@ const fail = functionTool({
 });
 
 const ROUTES: [RegExp, (text: string) => LlmResponse][] = [
+  [/details/i, (text) => functionCallResponse([{ name: 'trip_details', args: { request: text } }])],
   [/weather/i, () => functionCallResponse([{ name: 'get_weather', args: { city: 'Paris' } }])],
   [/compare/i, () => functionCallResponse([{ name: 'slow_lookup', args: { topic: 'trains' } }, { name: 'slow_lookup', args: { topic: 'planes' } }])],
   [/book/i, (text) => functionCallResponse([{ name: 'book_trip', args: { city: /rome/i.test(text) ? 'Rome' : 'Oslo' } }])],
@@ -133,6 +135,13 @@ export function brain(request: LlmRequest): LlmResponse | LlmResponse[] {
   return [{ content: createModelContent('You said: ') }, { content: createModelContent(text) }];
 }
 
+/** The task agent's step: it asks which city, and finishes with the user's answer. */
+function taskBrain(request: LlmRequest): LlmResponse {
+  const said = request.contents.filter((c) => c.role === 'user').map((c) => (c.parts ?? []).map((p) => p.text ?? '').join(''));
+  if (said.length < 2) return textResponse('Which city?');
+  return functionCallResponse([{ name: 'finish_task', args: { result: `A trip to ${said.at(-1)}` } }]);
+}
+
 /** The test agent, on a fresh scripted model. */
 export function devAgent(name = 'assistant'): LlmAgent {
   return new LlmAgent({
@@ -141,5 +150,13 @@ export function devAgent(name = 'assistant'): LlmAgent {
     instruction: 'You help with travel. Today is {today?}.',
     model: new ScriptedModel(Array.from({ length: 500 }, () => brain), { model: 'scripted-brain' }),
     tools: [getWeather, slowLookup, bookTrip, requestVacation, askForApproval, planTrip, saveNote, echoHtml, fail],
+    subAgents: [
+      new LlmAgent({
+        name: 'trip_details',
+        description: 'Collects where the user wants to go.',
+        mode: 'task',
+        model: new ScriptedModel(Array.from({ length: 100 }, () => taskBrain), { model: 'scripted-task' }),
+      }),
+    ],
   });
 }

@@ -314,7 +314,7 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await page.locator('[role=tab][data-tab="request"]').click();
     await page.locator('#request pre.instruction', { hasText: 'You help with travel.' }).waitFor();
     const declared = await page.locator('#request .decl[data-name]').evaluateAll((els) => els.map((el) => el.getAttribute('data-name')));
-    expect(declared).toEqual(['get_weather', 'slow_lookup', 'book_trip', 'request_vacation_days', 'ask_for_approval', 'plan_trip', 'save_note', 'echo_html', 'flaky']);
+    expect(declared).toEqual(['get_weather', 'slow_lookup', 'book_trip', 'request_vacation_days', 'ask_for_approval', 'plan_trip', 'save_note', 'echo_html', 'flaky', 'trip_details']);
     expect(await page.locator('#request').textContent()).toContain('Long-running: ask_for_approval');
     await snap(page, '13-model-request');
     const everything = await page.evaluate(async () => {
@@ -324,6 +324,41 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
       return texts.join('\n');
     });
     expect(everything).not.toContain(SECRET);
+    expect(pageErrors).toEqual([]);
+  }, 30_000);
+
+  it("#27: a task's conversation is a thread of its own under the call; the user's reply goes into it; done once the call is answered", async () => {
+    await send('collect trip details');
+    const thread = page.locator('.task-thread[data-agent="trip_details"]').last();
+    await thread.locator('.event', { hasText: 'Which city?' }).waitFor();
+    await idle();
+    expect(await thread.locator('.meta .badge.wait').textContent()).toBe('open');
+    // The thread sits right under the card with the parent's call, outside it.
+    const order = () =>
+      page.locator('#events > *').evaluateAll((els) =>
+        els.map((el) => (el.matches('.task-thread') ? 'thread' : el.querySelector('.call[data-name="trip_details"]') ? 'call' : el.querySelector('.response[data-name="trip_details"]') ? 'answer' : 'other')),
+      );
+    expect((await order()).slice(-2)).toEqual(['call', 'thread']);
+    await snap(page, '14-task-open');
+
+    await send('Lisbon');
+    await page.locator('#events > .event', { hasText: 'Done: trip_details' }).waitFor();
+    await idle();
+    const inThread = await thread.locator('.event').evaluateAll((els) =>
+      els.map((el) => `${el.getAttribute('data-author')}: ${(el.querySelector('.text, .fn') as HTMLElement | null)?.textContent ?? ''}`),
+    );
+    expect(inThread).toEqual([
+      'user: collect trip details',
+      'trip_details: Which city?',
+      'user: Lisbon',
+      'trip_details: finish_task',
+      'trip_details: finish_task',
+    ]);
+    expect(await thread.locator('.event.task-opening .meta .badge').textContent()).toBe('the call\u2019s request');
+    expect(await thread.getAttribute('class')).toContain('done');
+    expect(await thread.locator('.meta .badge.ok').textContent()).toBe('done');
+    expect((await order()).slice(-4)).toEqual(['call', 'thread', 'answer', 'other']);
+    await snap(page, '15-task-done');
     expect(pageErrors).toEqual([]);
   }, 30_000);
 });

@@ -28,6 +28,9 @@ main { flex: 1; min-height: 0; display: grid; grid-template-columns: minmax(360p
 .event.streaming { border-style: dashed; }
 .event.sending { opacity: .6; }
 .event.has-error { border-color: #f2b8b5; }
+.task-thread { margin: 0 0 8px 18px; padding: 4px 0 2px 10px; border-left: 3px solid #b9c4f3; }
+.task-thread.done { border-left-color: #b5dcc5; }
+.task-thread > .meta { margin-bottom: 6px; }
 .meta { display: flex; gap: 8px; align-items: baseline; font-size: 12px; color: var(--muted); margin-bottom: 2px; }
 .meta .author { font-weight: 600; color: var(--ink); }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; }

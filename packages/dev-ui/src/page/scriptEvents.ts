@@ -15,6 +15,7 @@ function resetEvents() {
   seenEvents.clear();
   streamingBubbles.clear();
   progressCards.clear();
+  resetTasks();
 }
 
 /**
@@ -41,18 +42,24 @@ function toBottom() {
  * not stream, may arrive after the answers), live cards (streaming, progress, sending) last.
  */
 function placeEvent(el, stick) {
+  placeIn(eventsEl, el, stick);
+}
+
+/** The same order inside any list of cards (the event list, a task's thread). */
+function placeIn(container, el, stick) {
   var ts = Number(el.getAttribute('data-ts'));
   var before = null;
   if (el.hasAttribute('data-ts')) {
-    var cards = eventsEl.children;
+    var cards = container.children;
     for (var i = 0; i < cards.length; i++) {
       var other = cards[i];
       var live = !other.hasAttribute('data-ts') && other.classList.contains('event');
+      if (other === el) continue;
       if (live || Number(other.getAttribute('data-ts')) > ts) { before = other; break; }
     }
   }
-  if (before) eventsEl.insertBefore(el, before);
-  else eventsEl.appendChild(el);
+  if (before) container.insertBefore(el, before);
+  else container.appendChild(el);
   if (stick) eventsEl.scrollTop = eventsEl.scrollHeight;
 }
 
@@ -83,7 +90,7 @@ function addEvent(ev) {
     var card = id && progressCards.get(id);
     if (card) { card.el.remove(); progressCards.delete(id); }
   });
-  placeEvent(renderEvent(ev), stick);
+  placeCard(ev, renderEvent(ev), stick);
 }
 
 function clearLive() {
