@@ -432,3 +432,39 @@ describe('task mode: branches and odd calls', () => {
     expect(textsOf(rootModel.requests[0]!)).toEqual(['hello']);
   });
 });
+
+describe('task mode: a task inside a task', () => {
+  it("the user's reply goes to the innermost task; its output answers the outer task, which finishes and answers the root; each model saw only its own", async () => {
+    const innerModel = new ScriptedModel([
+      textResponse('Window or aisle?'),
+      functionCallResponse([{ name: 'finish_task', args: { result: 'aisle' }, id: 'f2' }]),
+    ]);
+    const inner = new LlmAgent({ name: 'seat_picker', description: 'Picks a seat.', model: innerModel, mode: 'task' });
+    const outerModel = new ScriptedModel([
+      functionCallResponse([{ name: 'seat_picker', args: { request: 'Pick a seat' }, id: 'c2' }]),
+      functionCallResponse([{ name: 'finish_task', args: { result: 'Flight booked, aisle seat' }, id: 'f1' }]),
+    ]);
+    const outer = new LlmAgent({ name: 'flight_booker', description: 'Books a flight.', model: outerModel, mode: 'task', subAgents: [inner] });
+    const rootModel = new ScriptedModel([
+      functionCallResponse([{ name: 'flight_booker', args: { request: 'Book a flight' }, id: 'c1' }]),
+      textResponse('Booked, with an aisle seat.'),
+    ]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'root', model: rootModel, subAgents: [outer] }), appName: 'app' });
+    const first = await send(runner, 'Book me a flight');
+    expect(first.at(-1)!.content!.parts![0]!.text).toBe('Window or aisle?');
+    expect(first.at(-1)!.branch).toBe('flight_booker~c1.seat_picker~c2');
+    const second = await send(runner, 'Aisle');
+    expect(second.at(-1)!.content!.parts![0]!.text).toBe('Booked, with an aisle seat.');
+    expect(textsOf(innerModel.requests[1]!)).toEqual(['Pick a seat', 'Window or aisle?', 'Aisle']);
+    expect(textsOf(outerModel.requests[1]!)).toEqual([
+      'Book a flight',
+      'call seat_picker {"request":"Pick a seat"}',
+      'response seat_picker {"result":"aisle"}',
+    ]);
+    expect(textsOf(rootModel.requests[1]!)).toEqual([
+      'Book me a flight',
+      'call flight_booker {"request":"Book a flight"}',
+      'response flight_booker {"result":"Flight booked, aisle seat"}',
+    ]);
+  });
+});
