@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cloneData } from '../src/content/cloneData.js';
+import { cloneData, frozenCopy } from '../src/content/cloneData.js';
+import { createEvent } from '../src/content/event.js';
+import { eventForStorage, withoutTempState } from '../src/sessions/sessionState.js';
 
 describe('cloneData', () => {
   it('deep-copies plain data, keeps undefined and null-prototype objects, and copies dates and maps faithfully', () => {
@@ -18,5 +20,61 @@ describe('cloneData', () => {
   it('refuses what cannot be copied, like structuredClone', () => {
     expect(() => cloneData({ f: () => 1 })).toThrow();
     expect(() => cloneData({ s: Symbol('x') })).toThrow();
+  });
+});
+
+// #24: a stored event is copied and frozen in one walk; it must be what deepFreeze(cloneData(x)) was.
+describe('frozenCopy', () => {
+  it('a deep copy whose arrays and plain objects are all frozen, the original untouched', () => {
+    const input = { a: [1, { b: ['x', { c: 1 }] }], d: new Date(5), bare: Object.assign(Object.create(null) as object, { k: [1] }) };
+    const copy = frozenCopy(input);
+    expect(copy).toEqual(input);
+    for (const value of [copy, copy.a, copy.a[1], (copy.a[1] as { b: unknown[] }).b, (copy.a[1] as { b: object[] }).b[1], (copy.bare as { k: unknown }).k])
+      expect(Object.isFrozen(value)).toBe(true);
+    expect(Object.isFrozen(input) || Object.isFrozen(input.a) || Object.isFrozen(input.a[1])).toBe(false);
+    // A Date goes through structuredClone: a copy, left unfrozen as deepFreeze leaves it.
+    expect(copy.d).not.toBe(input.d);
+    expect(Object.isFrozen(copy.d)).toBe(false);
+  });
+
+  it('keeps __proto__ keys as data, copies a value nested 100,000 deep without a stack overflow', () => {
+    const hostile = JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as Record<string, unknown>;
+    const copy = frozenCopy(hostile);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    let walked = frozenCopy(deep);
+    let unfrozen = 0;
+    for (let i = 0; i < 100_000; i++) {
+      if (!Object.isFrozen(walked)) unfrozen++;
+      walked = (walked as unknown[])[0];
+    }
+    expect(unfrozen).toBe(0);
+    expect(walked).toBe('leaf');
+  });
+});
+
+describe('eventForStorage (TC-13)', () => {
+  it('drops temp: keys and freezes the copy; the caller keeps its event and its temp values', () => {
+    const handle = () => 'not storable';
+    const event = createEvent({ author: 'a', actions: { stateDelta: { 'temp:h': handle, kept: { n: [1] } } } });
+    const stored = eventForStorage(event);
+    expect(stored.actions.stateDelta).toEqual({ kept: { n: [1] } });
+    expect(Object.isFrozen(stored.actions.stateDelta.kept)).toBe(true);
+    expect(event.actions.stateDelta['temp:h']).toBe(handle);
+    expect(Object.isFrozen(event.actions)).toBe(false);
+  });
+
+  it('an event without temp keys is copied once and frozen, never shared with the caller', () => {
+    const event = createEvent({ author: 'a', actions: { stateDelta: { n: { deep: [1] } } } });
+    expect(withoutTempState(event)).toBe(event);
+    const stored = eventForStorage(event);
+    expect(stored).toEqual(event);
+    expect(stored).not.toBe(event);
+    expect(stored.actions.stateDelta.n).not.toBe(event.actions.stateDelta.n);
+    expect(Object.isFrozen(stored.actions.stateDelta.n)).toBe(true);
+    expect(Object.isFrozen(event.actions.stateDelta.n)).toBe(false);
   });
 });

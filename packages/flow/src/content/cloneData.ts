@@ -9,6 +9,20 @@ import { setOwnProperty } from './ownProperty.js';
  * overflow (callers that store values still bound their depth: `exceedsDepth`).
  */
 export function cloneData<T>(value: T): T {
+  return copyData(value, false);
+}
+
+/**
+ * `cloneData`, with every copied array and plain object frozen as it is filled: what
+ * `deepFreeze(cloneData(value))` gives, in one walk instead of two (#24: a stored event is copied
+ * and frozen once). Values that went through `structuredClone` (a Date, a typed array) are left
+ * unfrozen, as `deepFreeze` leaves them.
+ */
+export function frozenCopy<T>(value: T): T {
+  return copyData(value, true);
+}
+
+function copyData<T>(value: T, freeze: boolean): T {
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'function' || typeof value === 'symbol') return structuredClone(value);
     return value;
@@ -26,6 +40,9 @@ export function cloneData<T>(value: T): T {
       for (const key in source as Record<string, unknown>)
         setOwnProperty(object, key, copyChild((source as Record<string, unknown>)[key], stack));
     }
+    // Filled: its children are copies of their own (frozen when their turn comes), so freezing
+    // the target now never freezes something another caller holds.
+    if (freeze) Object.freeze(target);
   }
   return root.copy as T;
 }

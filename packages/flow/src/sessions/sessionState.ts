@@ -1,7 +1,6 @@
-import { cloneData } from '../content/cloneData.js';
+import { frozenCopy } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
 import { copyOwn, setOwnProperty } from '../content/ownProperty.js';
-import { deepFreeze } from './deepFreeze.js';
 import type { Session } from './session.js';
 import { STATE_PREFIX } from './state.js';
 
@@ -33,10 +32,18 @@ export function mergeScopedState(scoped: ScopedStateDelta): Record<string, unkno
 
 /**
  * The event without `temp:` keys in its state delta (TC-13), sharing everything else with the
- * original: for stores that serialize right away. Temp values may hold anything (functions,
- * handles), since they are never stored.
+ * original (the event itself when it has none): for stores that serialize or copy right away.
+ * Temp values may hold anything (functions, handles), since they are never stored.
  */
 export function withoutTempState(event: Event): Event {
+  // Most events carry no temp key: they are shared as they are, not copied (#24).
+  let hasTemp = false;
+  for (const key in event.actions.stateDelta)
+    if (key.startsWith(STATE_PREFIX.temp)) {
+      hasTemp = true;
+      break;
+    }
+  if (!hasTemp) return event;
   const stateDelta: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(event.actions.stateDelta))
     if (!key.startsWith(STATE_PREFIX.temp)) setOwnProperty(stateDelta, key, value);
@@ -45,10 +52,11 @@ export function withoutTempState(event: Event): Event {
 
 /**
  * The event as an in-memory store keeps it: a deep copy of `withoutTempState(event)`, deep-frozen
- * (`deepFreeze`), so readers share it without copies and nobody can change it afterwards.
+ * in the same walk (`frozenCopy`), so readers share it without copies and nobody can change it
+ * afterwards.
  */
 export function eventForStorage(event: Event): Event {
-  return deepFreeze(cloneData(withoutTempState(event)));
+  return frozenCopy(withoutTempState(event));
 }
 
 /**
