@@ -3,11 +3,16 @@ import Type from 'typebox';
 import { z } from 'zod';
 import {
   createUserContent,
+  credentialKeyOf,
   getFunctionCalls,
   getFunctionResponses,
   InMemoryRunner,
   LlmAgent,
+  REQUEST_CREDENTIAL_FUNCTION,
+  type AuthConfig,
+  type AuthCredential,
   type Content,
+  type CredentialManager,
   type Event,
 } from '../src/index.js';
 import { functionCallResponse, ScriptedModel, textResponse, type RecordedRequest } from '../src/testing/index.js';
@@ -466,5 +471,53 @@ describe('task mode: a task inside a task', () => {
       'call flight_booker {"request":"Book a flight"}',
       'response flight_booker {"result":"Flight booked, aisle seat"}',
     ]);
+  });
+});
+
+describe('task mode: a consent inside a task', () => {
+  it('a credential request inside a task surfaces to the client; the reply is completed by the runner\'s manager and the call runs again inside the task', async () => {
+    const config: AuthConfig = {
+      authScheme: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://idp.test/auth', tokenUrl: 'https://idp.test/token', scopes: {} } } },
+      rawAuthCredential: { authType: 'oauth2', oauth2: { clientId: 'app', clientSecret: 'shh', redirectUri: 'https://app.test/cb' } },
+    };
+    const tokens = new Map<string, AuthCredential>();
+    const manager: CredentialManager = {
+      getCredential: async (c, scope) => tokens.get(`${scope.userId}/${await credentialKeyOf(c)}`),
+      createRequest: async (c) => ({ ...c, exchangedAuthCredential: { authType: 'oauth2', oauth2: { clientId: 'app', state: 'st', redirectUri: 'https://app.test/cb', authUri: 'https://idp.test/auth?state=st' } } }),
+      completeRequest: async (request, reply, scope) => {
+        if (new URL(reply.authResponseUri).searchParams.get('state') !== 'st') throw new Error('bad state');
+        tokens.set(`${scope.userId}/${request.credentialKey}`, { authType: 'oauth2', oauth2: { accessToken: 'token-1' } });
+      },
+    };
+    const seen: (string | undefined)[] = [];
+    const calendar = rawTool('list_events', async (_args, ctx) => {
+      const credential = await ctx.getCredential(config);
+      seen.push(credential?.oauth2?.accessToken);
+      if (!credential) {
+        ctx.requestCredential(config);
+        return { status: 'Pending User Authorization.' };
+      }
+      return { events: ['standup'] };
+    });
+    const collectorModel = new ScriptedModel([
+      functionCallResponse([{ name: 'list_events', args: {}, id: 'e1' }]),
+      functionCallResponse([{ name: 'finish_task', args: { result: 'free after the standup' }, id: 'f1' }]),
+    ]);
+    const collector = new LlmAgent({ name: 'scheduler', model: collectorModel, mode: 'task', tools: [calendar] });
+    const rootModel = new ScriptedModel([functionCallResponse([{ name: 'scheduler', args: { request: 'When am I free?' }, id: 'c1' }]), textResponse('After the standup.')]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'root', model: rootModel, subAgents: [collector] }), appName: 'app', credentials: manager });
+    const first = await send(runner, 'When am I free?');
+    const request = first.flatMap(getFunctionCalls).find((call) => call.name === REQUEST_CREDENTIAL_FUNCTION)!;
+    expect(first.find((e) => getFunctionCalls(e).includes(request))!.branch).toBe('scheduler~c1');
+    const authConfig = request.args!.authConfig as AuthConfig;
+    const reply: Content = {
+      role: 'user',
+      parts: [{ functionResponse: { id: request.id, name: REQUEST_CREDENTIAL_FUNCTION, response: { ...authConfig, exchangedAuthCredential: { authType: 'oauth2', oauth2: { authResponseUri: 'https://app.test/cb?code=c&state=st', redirectUri: 'https://app.test/cb' } } } } }],
+    };
+    const second = await send(runner, reply);
+    expect(seen).toEqual([undefined, 'token-1']);
+    expect(second.at(-1)!.content!.parts![0]!.text).toBe('After the standup.');
+    expect(textsOf(collectorModel.requests[1]!)).toEqual(['When am I free?', 'call list_events {}', 'response list_events {"events":["standup"]}']);
+    expect(JSON.stringify(rootModel.requests.map((r) => r.contents))).not.toMatch(/list_events|credential|token-1/);
   });
 });
