@@ -19,6 +19,7 @@ export { createUserContent, createModelContent } from './content/content.js';
 export type { ToolConfirmation, EventActions } from './content/eventActions.js';
 export { createEventActions, isEmptyActions } from './content/eventActions.js';
 export type { Event, EventInit, ToolProgress } from './content/event.js';
+export type { ToolCallDelta } from './content/toolCallDelta.js';
 export {
   createEvent,
   getFunctionCalls,

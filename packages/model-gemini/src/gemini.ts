@@ -67,7 +67,8 @@ function makeClient(model: string, options: GeminiOptions): GoogleGenAI {
 /**
  * A Gemini model (Gemini API or Vertex AI) for adkit agents.
  *
- * Streaming yields text and thought deltas as partial responses, then one complete response with
+ * Streaming yields text and thought deltas, and each call whose arguments stream (Vertex
+ * `streamFunctionCallArguments`) as they grow (`toolCallDelta`, nothing to run), as partial responses, then one complete response with
  * the whole content (text, thoughts and their signatures, function calls, code execution, grounding
  * metadata, usage). Provider failures are yielded as a response with `errorCode` (the HTTP status,
  * or `CONNECTION_ERROR`) and `errorMessage`; an aborted `signal` ends the stream without a response.
@@ -107,6 +108,7 @@ export function gemini(model: string, options: GeminiOptions = {}): GeminiModel 
           for await (const chunk of readStream(await client.models.generateContentStream(params), isApiError)) {
             const deltas = aggregator.add(chunk);
             if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
+            for (const toolCallDelta of aggregator.takeCallDeltas()) yield { partial: true, toolCallDelta };
           }
         } else {
           aggregator.add(await client.models.generateContent(params));

@@ -1,4 +1,4 @@
-import type { FunctionCall, FunctionResponse, LlmResponse, Part } from '@adkit/flow';
+import type { FunctionCall, FunctionResponse, LlmResponse, Part, ToolCallDelta } from '@adkit/flow';
 import type { GenerateContentResponse, Part as GenaiPart } from '@google/genai';
 import { PartialArgsBuilder } from './partialArgs.js';
 import { count, describeReply, emptyReply, incompleteStream } from './unusableReply.js';
@@ -13,6 +13,10 @@ export interface ServerToolCall {
 }
 
 interface PendingCall {
+  /** Its position among the turn's function calls. */
+  index: number;
+  /** The arguments' JSON the last delta showed: a chunk that changed nothing shows nothing. */
+  shown?: string;
   name: string;
   id?: string;
   thoughtSignature?: string;
@@ -48,6 +52,8 @@ export class ResponseAggregator {
   #grounding: Record<string, unknown> | undefined;
   #usage: LlmResponse['usageMetadata'];
   #modelVersion: string | undefined;
+  // The streamed calls that grew since the last takeCallDeltas(), shown as they stand then.
+  readonly #grown = new Set<PendingCall>();
 
   /** For `model`, whose reply comes as a stream (`stream`) or in one response. */
   constructor(model: string, stream: boolean) {
@@ -87,6 +93,20 @@ export class ResponseAggregator {
         this.#parts.push(structuredClone(part) as Part);
       }
     }
+    return deltas;
+  }
+
+  /** Each streamed call that grew in the chunks added since the last time: its arguments so far as JSON. */
+  takeCallDeltas(): ToolCallDelta[] {
+    if (this.#grown.size === 0) return [];
+    const deltas: ToolCallDelta[] = [];
+    for (const call of this.#grown) {
+      const argsTextSoFar = JSON.stringify(call.builder.args);
+      if (argsTextSoFar === call.shown) continue;
+      call.shown = argsTextSoFar;
+      deltas.push({ index: call.index, ...(call.id ? { functionCallId: call.id } : {}), name: call.name, argsTextSoFar });
+    }
+    this.#grown.clear();
     return deltas;
   }
 
@@ -172,6 +192,7 @@ export class ResponseAggregator {
     if (this.#pending && !call.name && streamed) {
       if (part.thoughtSignature && !this.#pending.thoughtSignature) this.#pending.thoughtSignature = part.thoughtSignature;
       this.#pending.builder.apply(call.partialArgs ?? []);
+      this.#grown.add(this.#pending);
       if (!call.willContinue) this.#finishPending();
       return;
     }
@@ -183,12 +204,14 @@ export class ResponseAggregator {
     this.#finishPending();
     if (streamed) {
       this.#pending = {
+        index: this.#parts.filter((p) => p.functionCall).length,
         name: call.name ?? '',
         ...(call.id ? { id: call.id } : {}),
         ...(part.thoughtSignature ? { thoughtSignature: part.thoughtSignature } : {}),
         builder: new PartialArgsBuilder(call.args),
       };
       this.#pending.builder.apply(call.partialArgs ?? []);
+      this.#grown.add(this.#pending);
       if (!call.willContinue) this.#finishPending();
       return;
     }

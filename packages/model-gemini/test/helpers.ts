@@ -7,8 +7,16 @@ export function geminiAt(server: ReplayServer, model: string, options: GeminiOpt
   return gemini(model, { apiKey: 'AIza-replay-test', httpOptions: { baseUrl: server.geminiBaseUrl }, ...options });
 }
 
-/** Every response the model yields. */
+/**
+ * Every response the model yields but the partial tool-call deltas (#30), which most tests are not
+ * about; `collectAll` keeps them, and test/toolCallDeltas.test.ts pins them.
+ */
 export async function collect(model: Model, request: LlmRequest, stream: boolean, signal?: AbortSignal): Promise<LlmResponse[]> {
+  return (await collectAll(model, request, stream, signal)).filter((response) => !(response.partial && response.toolCallDelta));
+}
+
+/** Every response the model yields, tool-call deltas included. */
+export async function collectAll(model: Model, request: LlmRequest, stream: boolean, signal?: AbortSignal): Promise<LlmResponse[]> {
   const responses: LlmResponse[] = [];
   for await (const response of model.generateContent(request, { stream, ...(signal ? { signal } : {}) })) responses.push(response);
   return responses;

@@ -1,4 +1,4 @@
-import type { LlmResponse, Part } from '@adkit/flow';
+import type { LlmResponse, Part, ToolCallDelta } from '@adkit/flow';
 import type OpenAI from 'openai';
 import { parseCallArguments, malformedCall } from './functionCallArgs.js';
 import { chatFinishReason, usageMetadata } from './genaiVocabulary.js';
@@ -116,6 +116,15 @@ export class ChatStreamState {
   readonly state: ChatMessageState = { reasoning: '', text: '', refusal: '', calls: [], finishReason: undefined, usage: undefined, model: undefined };
   /** How many chunks arrived. */
   events = 0;
+  /** The calls that grew since the last `takeCallDeltas()`, for the partial responses. */
+  #callDeltas: ToolCallDelta[] = [];
+
+  /** Each call that grew in the chunks added since the last time, as it stands now. */
+  takeCallDeltas(): ToolCallDelta[] {
+    const deltas = this.#callDeltas;
+    if (deltas.length > 0) this.#callDeltas = [];
+    return deltas;
+  }
 
   add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): Part[] {
     this.events++;
@@ -142,6 +151,7 @@ export class ChatStreamState {
       if (call.id) slot.id = call.id;
       if (call.function?.name && !slot.name) slot.name = call.function.name;
       if (call.function?.arguments) slot.arguments += call.function.arguments;
+      this.#callDeltas.push({ index: call.index, ...(slot.id ? { functionCallId: slot.id } : {}), name: slot.name, argsTextSoFar: slot.arguments });
     }
     return deltas;
   }

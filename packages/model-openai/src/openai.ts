@@ -115,7 +115,8 @@ function makeClient(model: string, options: OpenAIOptions, OpenAISdk: OpenAIClas
  * An OpenAI model for adkit agents, over the Chat Completions API (default; any OpenAI-compatible
  * server through `baseURL`) or the Responses API.
  *
- * Streaming yields text and reasoning deltas as partial responses, then one complete response
+ * Streaming yields text and reasoning deltas, and each tool call as its arguments grow
+ * (`toolCallDelta`, nothing to run), as partial responses, then one complete response
  * (tool-call arguments assembled, usage, finish reason in genai's vocabulary). Failures are yielded
  * as a response with `errorCode` (the HTTP status, `CONNECTION_ERROR`, `REFUSAL`,
  * `UNSUPPORTED_TOOL`, …) and `errorMessage`; an aborted `signal` ends the stream without a response.
@@ -180,6 +181,7 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     for await (const chunk of readStream(reply.data ?? [], isApiError)) {
       const deltas = state.add(chunk);
       if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
+      for (const toolCallDelta of state.takeCallDeltas()) yield { partial: true, toolCallDelta };
     }
     yield state.result(mapped, name, reply.contentType);
   }
@@ -196,6 +198,8 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     for await (const event of readStream(reply.data ?? [], isApiError)) {
       const deltas = state.add(event);
       if (deltas.length > 0) yield { partial: true, content: { role: 'model', parts: deltas } };
+      const toolCallDelta = state.takeCallDelta();
+      if (toolCallDelta) yield { partial: true, toolCallDelta };
     }
     yield state.result(mapped, name, reply.contentType);
   }

@@ -1,4 +1,4 @@
-import type { LlmResponse, Part } from '@adkit/flow';
+import type { LlmResponse, Part, ToolCallDelta } from '@adkit/flow';
 import type OpenAI from 'openai';
 import type { ResponseContext } from './chatResponse.js';
 import { structuredText } from './chatResponse.js';
@@ -111,8 +111,18 @@ export class ResponsesStreamState {
   readonly #arguments = new Map<string, string>();
   #final: OpenAI.Responses.Response | undefined;
   #error: { code?: string | null; message: string } | undefined;
+  /** The function calls announced by `output_item.added`, by item id: what their deltas are told with. */
+  readonly #calls = new Map<string, { index: number; callId: string; name: string }>();
+  #callDelta: ToolCallDelta | undefined;
   /** How many events arrived. */
   events = 0;
+
+  /** The call that the last event's argument delta grew, as it stands now (once). */
+  takeCallDelta(): ToolCallDelta | undefined {
+    const delta = this.#callDelta;
+    this.#callDelta = undefined;
+    return delta;
+  }
 
   add(event: OpenAI.Responses.ResponseStreamEvent): Part[] {
     this.events++;
@@ -122,9 +132,22 @@ export class ResponsesStreamState {
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
         return event.delta ? [{ text: event.delta, thought: true }] : [];
-      case 'response.function_call_arguments.delta':
-        this.#arguments.set(event.item_id, (this.#arguments.get(event.item_id) ?? '') + event.delta);
+      case 'response.output_item.added':
+        if (event.item.type === 'function_call' && event.item.id)
+          this.#calls.set(event.item.id, { index: event.output_index, callId: event.item.call_id, name: event.item.name });
         return [];
+      case 'response.function_call_arguments.delta': {
+        const soFar = (this.#arguments.get(event.item_id) ?? '') + event.delta;
+        this.#arguments.set(event.item_id, soFar);
+        const call = this.#calls.get(event.item_id);
+        this.#callDelta = {
+          index: call?.index ?? event.output_index,
+          ...(call?.callId ? { functionCallId: call.callId } : {}),
+          name: call?.name ?? '',
+          argsTextSoFar: soFar,
+        };
+        return [];
+      }
       case 'response.output_item.done': {
         const item = event.item;
         if (item.type === 'function_call' && !item.arguments && item.id) item.arguments = this.#arguments.get(item.id) ?? '';

@@ -2,6 +2,7 @@ import type { Content, FunctionCall, FunctionResponse } from './content.js';
 import { createEventActions, type EventActions } from './eventActions.js';
 import type { GroundingMetadata, UsageMetadata } from '../model/llmResponse.js';
 import { newId } from './ids.js';
+import type { ToolCallDelta } from './toolCallDelta.js';
 
 /** Progress of one running tool call, carried by partial events so a UI can draw it. */
 export interface ToolProgress {
@@ -42,6 +43,8 @@ export interface Event {
   modelVersion?: string;
   customMetadata?: Record<string, unknown>;
   toolProgress?: ToolProgress;
+  /** On a partial model event: a function call as it forms (see `ToolCallDelta`); never saved. */
+  toolCallDelta?: ToolCallDelta;
 }
 
 /** The fields a new event needs; the rest get defaults (fresh id, now, empty actions). */

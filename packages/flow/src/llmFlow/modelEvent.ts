@@ -27,6 +27,8 @@ export function modelEvent(
     'customMetadata',
   ] as const)
     if (response[key] !== undefined) (event as unknown as Record<string, unknown>)[key] = response[key];
+  // A forming call rides only on partial events, which are never saved.
+  if (response.partial && response.toolCallDelta) event.toolCallDelta = response.toolCallDelta;
   if (!response.partial) {
     const longRunning: string[] = [];
     for (const call of getFunctionCalls(event)) {

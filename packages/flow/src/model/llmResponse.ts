@@ -1,4 +1,5 @@
 import type { Content } from '../content/content.js';
+import type { ToolCallDelta } from '../content/toolCallDelta.js';
 
 /** Token counts reported by the provider. */
 export interface UsageMetadata {
@@ -28,4 +29,6 @@ export interface LlmResponse {
   groundingMetadata?: GroundingMetadata;
   modelVersion?: string;
   customMetadata?: Record<string, unknown>;
+  /** On a partial response: a function call's arguments as they stream (never a call to run). */
+  toolCallDelta?: ToolCallDelta;
 }
