@@ -47,11 +47,6 @@ export class ElicitingCalls {
     this.maxPerCall = options.maxPerCall ?? DEFAULT_MAX_PER_CALL;
   }
 
-  /** Whether a call whose request for input was lost is sent again (`whenSessionLost: "reissue"`). */
-  get reissues(): boolean {
-    return this.options.whenSessionLost !== 'fail';
-  }
-
   /** A first call: sent now; `undefined` when it paused for the user's input. */
   call(tool: ElicitingTool, ctx: ToolContext, args: Record<string, unknown>, replay: ElicitationPause['answered'] = []): Promise<Record<string, unknown> | undefined> {
     // Progress goes to the run driving the call; none while it is paused.

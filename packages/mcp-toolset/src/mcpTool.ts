@@ -61,10 +61,11 @@ export class McpTool extends BaseTool {
     const description = definition.description ?? definition.title ?? definition.annotations?.title ?? '';
     const annotations = definition.annotations;
     const safe = annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
-    // Resuming is safe to repeat for the flow (a resumed call cut short by a crash, or paused once
-    // more, is resumed again) when it is a look at a task (tasks/get), or when the toolset re-issues
-    // calls whose request for input was lost anyway.
-    const resumesSafely = shared.tasks.runsAsTask(definition.execution?.taskSupport) || shared.elicitation?.reissues === true;
+    // A call paused once more (a second question, a task still running) is resumed again by the
+    // flow whatever this says. `idempotent` only decides whether a resume cut short by a crash runs
+    // again: safe for a look at a task (tasks/get), not for a re-issued call (the server would run
+    // the tool's effects again), so an interrupted elicitation resume is reported, at most once.
+    const resumesSafely = shared.tasks.runsAsTask(definition.execution?.taskSupport);
     super({ name, description, timeoutMs: shared.timeoutMs, idempotent: safe || resumesSafely });
     this.retrySafe = safe;
     this.mcpName = definition.name;

@@ -94,8 +94,7 @@ describe('a durable pause in one process', () => {
   it('a server asking twice pauses twice; a decline reaches it', async () => {
     const { observed, server, options } = world();
     const service = new InMemorySessionService();
-    // The flow calls the model after a resumed call pauses again (the call is shown pending).
-    const model = new ScriptedModel([functionCallResponse([{ name: 'twice', args: {} }]), textResponse('Waiting for you.'), textResponse('ok')]);
+    const model = new ScriptedModel([functionCallResponse([{ name: 'twice', args: {} }]), textResponse('ok'), textResponse('spare')]);
     const runner = runnerFor(service, model, server, options);
     await turn(runner, createUserContent('go'));
     const [first] = pendingElicitations(await stored(service));
@@ -103,9 +102,13 @@ describe('a durable pause in one process', () => {
     await turn(runner, await createElicitationReply(first!, { action: 'accept', content: { name: 'Ana' } }));
     const [second] = pendingElicitations(await stored(service));
     expect(second!.call.id).toBe(first!.call.id);
+    // Paused again like a first call: the turn ends there, the model is not called.
+    expect(model.requests).toHaveLength(1);
     expect(second!.request.message).toBe('Sure, Ana?');
     await turn(runner, await createElicitationReply(second!, { action: 'decline' }));
     expect(lastResponse(model)).toEqual({ output: 'first {"name":"Ana"}, second decline' });
+    expect(JSON.stringify(await stored(service))).not.toContain('interrupted');
+    expect(model.requests).toHaveLength(2);
     expect(observed.calls).toEqual(['twice']);
     await runner.close();
   });

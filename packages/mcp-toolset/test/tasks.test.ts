@@ -64,7 +64,7 @@ describe('a task outliving its turn', () => {
     const control = taskControl();
     const service = new InMemorySessionService();
     const toolset = mcpToolset(inMemoryServer(() => taskServer(control)), { tasks: { waitMs: 60 } });
-    const model = new ScriptedModel([functionCallResponse([{ name: 'slow', args: { topic: 'tides' } }]), textResponse('Still working.'), textResponse('Tides are lunar.')]);
+    const model = new ScriptedModel([functionCallResponse([{ name: 'slow', args: { topic: 'tides' } }]), textResponse('Tides are lunar.'), textResponse('spare')]);
     const runner = new Runner({ appName: 'app', agent: new LlmAgent({ name: 'assistant', model, toolsets: [toolset] }), sessionService: service, autoCreateSession: true });
     await turn(runner, createUserContent('research tides'));
     const events = async () => (await service.getSession({ appName: 'app', userId: 'u1', sessionId: 's1' }))!.events;
@@ -74,12 +74,15 @@ describe('a task outliving its turn', () => {
 
     await turn(runner, createTaskCheck(pending!)); // still running: paused again
     expect(pendingMcpTasks(await events())).toHaveLength(1);
+    expect(model.requests).toHaveLength(1); // the turn ended at the pause, as a first call's does
 
     await control.finish(pending!.taskId, 'tides are lunar');
     await turn(runner, createTaskCheck(pendingMcpTasks(await events())[0]!));
     expect(pendingMcpTasks(await events())).toEqual([]);
-    const last = model.requests.at(-1)!.contents.at(-1)!.parts![0]!.text;
-    expect(last).toContain('Update from function slow: {"output":"tides are lunar"}');
+    // No turn came between the call and its answer: the answer is in its place, after the call.
+    const last = model.requests.at(-1)!.contents.at(-1)!.parts![0]!.functionResponse;
+    expect(last).toMatchObject({ name: 'slow', response: { output: 'tides are lunar' } });
+    expect(model.requests).toHaveLength(2);
     expect(control.created).toHaveLength(1); // one task, never created again
     await runner.close();
   });
