@@ -521,3 +521,38 @@ describe('task mode: a consent inside a task', () => {
     expect(JSON.stringify(rootModel.requests.map((r) => r.contents))).not.toMatch(/list_events|credential|token-1/);
   });
 });
+
+describe('task mode: beside a call that ends the turn', () => {
+  it('a task called together with a long-running tool still opens in the same turn; its answer waits with the model until the tool answers too', async () => {
+    const ticket = rawTool('open_ticket', () => undefined, { isLongRunning: true });
+    const collectorModel = new ScriptedModel([
+      textResponse('Which city?'),
+      functionCallResponse([{ name: 'finish_task', args: { result: 'Paris' }, id: 'f1' }]),
+    ]);
+    const collector = new LlmAgent({ name: 'collector', model: collectorModel, mode: 'task' });
+    const rootModel = new ScriptedModel([
+      functionCallResponse([
+        { name: 'open_ticket', args: {}, id: 't1' },
+        { name: 'collector', args: { request: 'Where to?' }, id: 'c1' },
+      ]),
+      textResponse('Paris it is, and ticket 7 is open.'),
+    ]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'root', model: rootModel, tools: [ticket], subAgents: [collector] }), appName: 'app' });
+    const first = await send(runner, 'Trip and a ticket');
+    expect(first.at(-1)!.content!.parts![0]!.text).toBe('Which city?');
+    const second = await send(runner, 'Paris');
+    expect(textsOf(collectorModel.requests[1]!)).toEqual(['Where to?', 'Which city?', 'Paris']);
+    // The task answered; the model would see open_ticket unanswered, so it waits for that answer.
+    expect(getFunctionResponses(second.at(-1)!)[0]).toMatchObject({ id: 'c1', response: { result: 'Paris' } });
+    expect(rootModel.requests).toHaveLength(1);
+    const third = await send(runner, { role: 'user', parts: [{ functionResponse: { id: 't1', name: 'open_ticket', response: { ticket: 7 } } }] });
+    expect(third.at(-1)!.content!.parts![0]!.text).toBe('Paris it is, and ticket 7 is open.');
+    expect(textsOf(rootModel.requests[1]!)).toEqual([
+      'Trip and a ticket',
+      'call open_ticket {}',
+      'call collector {"request":"Where to?"}',
+      'response collector {"result":"Paris"}',
+      'response open_ticket {"ticket":7}',
+    ]);
+  });
+});

@@ -8,7 +8,10 @@ import { FINISH_TASK, finishedTaskArgs, type FinishTaskTool } from './finishTask
 import { isTaskAgentTool, type TaskAgentTool } from './taskAgentTool.js';
 import { TASK_METADATA_KEY, taskBranch, taskOpeningOf, type TaskOpening } from './taskEvents.js';
 
-/** How the open tasks of a step ended: all answered, or one waits for the user. */
+/**
+ * How the open tasks ended: `answered` (the model may go on), or `waiting` (the turn ends: a task
+ * waits for the user, or another call made beside the tasks still waits for its answer).
+ */
 export type OpenTasksOutcome = 'answered' | 'waiting';
 
 /**
@@ -31,11 +34,13 @@ export async function* runOpenTasks(agent: LlmAgent, context: InvocationContext)
   const taskTools = new Map<string, TaskAgentTool>();
   for (const tool of agent.tools) if (isTaskAgentTool(tool)) taskTools.set(tool.name, tool);
   if (taskTools.size === 0) return 'answered';
-  for (const call of unansweredTaskCalls(context.session.events, agent.name, context.branch, taskTools)) {
+  const calls = unansweredTaskCalls(context.session.events, agent.name, context.branch, taskTools);
+  for (const call of calls) {
     const outcome = yield* runTask(agent, taskTools.get(call.name)!, call, context);
     if (outcome === 'waiting' || context.signal.aborted || context.endInvocation) return 'waiting';
   }
-  return 'answered';
+  // The model is not called while a call made beside a task (a long-running one) has no answer.
+  return calls.length > 0 && besideUnanswered(context.session.events, agent.name, calls) ? 'waiting' : 'answered';
 }
 
 /** The agent's calls of task tools, in its branch, that nothing answered yet, in call order. */
@@ -54,6 +59,19 @@ function unansweredTaskCalls(
     for (const call of getFunctionCalls(event)) if (call.id && taskTools.has(call.name)) calls.push(call);
   }
   return calls.filter((call) => !answered.has(call.id!));
+}
+
+/** Whether a call made in the same model event as one of `tasks` still has no answer. */
+function besideUnanswered(events: readonly Event[], author: string, tasks: readonly FunctionCall[]): boolean {
+  const ids = new Set(tasks.map((call) => call.id));
+  const answered = new Set<string>();
+  for (const event of events) for (const response of getFunctionResponses(event)) if (response.id) answered.add(response.id);
+  return events.some(
+    (event) =>
+      event.author === author &&
+      getFunctionCalls(event).some((call) => ids.has(call.id)) &&
+      getFunctionCalls(event).some((call) => call.id && !answered.has(call.id)),
+  );
 }
 
 async function* runTask(

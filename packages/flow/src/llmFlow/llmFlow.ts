@@ -63,7 +63,11 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
       last = event;
     }
     if (context.signal.aborted || context.endInvocation || !last || lastWasPartial) return;
-    if (final && !isThoughtOnly(last)) return;
+    if (final && !isThoughtOnly(last)) {
+      // A task called beside a call that ends the turn (a long-running one) still runs now (#27).
+      yield* runOpenTasks(agent, context);
+      return;
+    }
   }
 }
 
