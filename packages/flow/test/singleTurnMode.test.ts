@@ -17,7 +17,7 @@ async function run(root: LlmAgent, text: string): Promise<Event[]> {
 const responseTo = (events: Event[], id: string) => getFunctionResponses(events.find((e) => getFunctionResponses(e).some((r) => r.id === id))!)[0]!.response;
 
 describe("single_turn parity with ADK Go (#27)", () => {
-  it('the tool declares the sub-agent\'s inputSchema (TypeBox), and the sub-agent gets the checked arguments as JSON, then SingleTurnNudge', async () => {
+  it('TM-10: the tool declares the sub-agent\'s inputSchema (TypeBox), and the sub-agent gets the checked arguments as JSON, then SingleTurnNudge', async () => {
     const model = new ScriptedModel([textResponse('Obrigado')]);
     const translator = new LlmAgent({
       name: 'translator',
@@ -35,7 +35,7 @@ describe("single_turn parity with ADK Go (#27)", () => {
     expect(responseTo(events, 't1')).toEqual({ result: 'Obrigado' });
   });
 
-  it('arguments that fail the inputSchema (zod) reach the parent\'s model as an error; the sub-agent never runs', async () => {
+  it('TM-10: arguments that fail the inputSchema (zod) reach the parent\'s model as an error; the sub-agent never runs', async () => {
     const model = new ScriptedModel([]);
     const translator = new LlmAgent({ name: 'translator', model, mode: 'single_turn', inputSchema: z.object({ text: z.string().min(1) }) });
     const rootModel = new ScriptedModel([functionCallResponse([{ name: 'translator', args: { text: '' }, id: 't1' }]), textResponse('Sorry.')]);
@@ -44,7 +44,7 @@ describe("single_turn parity with ADK Go (#27)", () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('without an inputSchema: {request} declared, the request text then the nudge', async () => {
+  it('TM-10: without an inputSchema: {request} declared, the request text then the nudge', async () => {
     const model = new ScriptedModel([textResponse('ok')]);
     const helper = new LlmAgent({ name: 'helper', model, mode: 'single_turn' });
     const rootModel = new ScriptedModel([functionCallResponse([{ name: 'helper', args: { request: 'Sum 2 and 2' }, id: 'h1' }]), textResponse('4')]);

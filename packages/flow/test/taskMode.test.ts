@@ -60,7 +60,7 @@ function tripAgents(collectorSteps: ConstructorParameters<typeof ScriptedModel>[
 }
 
 describe('task mode: install', () => {
-  it('a task sub-agent is a tool of its parent named after it, {request} by default, with the delegation note; never a transfer target', () => {
+  it('TM-1, TM-2, TM-3: a task sub-agent is a tool of its parent named after it, {request} by default, with the delegation note; never a transfer target', () => {
     const task = new LlmAgent({ name: 'helper', description: 'Helps.', mode: 'task' });
     const chat = new LlmAgent({ name: 'chatter', description: 'Chats.' });
     const root = new LlmAgent({ name: 'root', subAgents: [task, chat] });
@@ -84,7 +84,7 @@ describe('task mode: install', () => {
     });
   });
 
-  it('the declaration is the inputSchema (zod too); finish_task is the outputSchema, a non-object one wrapped as {result}', () => {
+  it('TM-3, TM-7: the declaration is the inputSchema (zod too); finish_task is the outputSchema, a non-object one wrapped as {result}', () => {
     const task = new LlmAgent({ name: 'picker', mode: 'task', inputSchema: z.object({ topic: z.string() }), outputSchema: z.enum(['a', 'b']) });
     const root = new LlmAgent({ name: 'root', subAgents: [task] });
     const declaration = (root.tools.find((t) => t.name === 'picker') as unknown as { declaration(): { parametersJsonSchema: Record<string, unknown> } }).declaration();
@@ -95,14 +95,14 @@ describe('task mode: install', () => {
     expect(task.compiledOutputSchema).toBeUndefined();
   });
 
-  it('a tool named finish_task on a task agent is refused at construction; an unknown mode names the three', () => {
+  it('TM-2: a tool named finish_task on a task agent is refused at construction; an unknown mode names the three', () => {
     expect(() => new LlmAgent({ name: 't', mode: 'task', tools: [rawTool('finish_task', () => ({}))] })).toThrow(/two tools are named "finish_task"/);
     expect(() => new LlmAgent({ name: 't', mode: 'workflow' as never })).toThrow(/'chat', 'single_turn' or 'task'/);
   });
 });
 
 describe('task mode: a conversation with the user until finish_task', () => {
-  it('three user replies go to the open task; finish_task answers the parent, whose model carries on in the same run; each model saw only its own', async () => {
+  it('TM-4, TM-5, TM-6, TM-8: three user replies go to the open task; finish_task answers the parent, whose model carries on in the same run; each model saw only its own', async () => {
     const { runner, rootModel, collectorModel } = tripAgents(
       [
         textResponse('Where do you want to go?'),
@@ -171,7 +171,7 @@ describe('task mode: a conversation with the user until finish_task', () => {
     expect(textsOf(rootModel.requests[2]!).at(-1)).toBe('Thanks');
   });
 
-  it('invalid finish_task arguments answer the model with ADK\'s validation error; it retries and the valid call ends the task', async () => {
+  it('TM-7: invalid finish_task arguments answer the model with ADK\'s validation error; it retries and the valid call ends the task', async () => {
     const { runner, rootModel, collectorModel } = tripAgents(
       [
         functionCallResponse([{ name: 'finish_task', args: { destination: 'Oslo', nights: 'two' }, id: 'f1' }]),
@@ -202,7 +202,7 @@ function confirmationRequest(events: readonly Event[]) {
 }
 
 describe('task mode: pauses inside a task', () => {
-  it('a confirmation inside a task surfaces to the client in the task\'s branch; the approval resumes the call inside the task, which finishes', async () => {
+  it('TM-9, HC-8: a confirmation inside a task surfaces to the client in the task\'s branch; the approval resumes the call inside the task, which finishes', async () => {
     const booked: unknown[] = [];
     const book = rawTool('book_hotel', (args, ctx) => {
       if (!ctx.toolConfirmation) {
@@ -242,7 +242,7 @@ describe('task mode: pauses inside a task', () => {
     expect(textsOf(rootModel.requests[1]!).join('\n')).not.toMatch(/book_hotel|confirmation/);
   });
 
-  it('a long-running tool inside a task pauses it; the client\'s answer goes to the task', async () => {
+  it('TM-9, FT-6: a long-running tool inside a task pauses it; the client\'s answer goes to the task', async () => {
     const ticket = rawTool('ask_manager', () => undefined, { isLongRunning: true });
     const { runner, collectorModel } = tripAgents(
       [
@@ -261,7 +261,7 @@ describe('task mode: pauses inside a task', () => {
 });
 
 describe('task mode: several tasks and agents', () => {
-  it('two tasks one after the other: each sees only its own conversation, the second starts fresh', async () => {
+  it('TM-4: two tasks one after the other: each sees only its own conversation, the second starts fresh', async () => {
     const { runner, rootModel, collectorModel } = tripAgents(
       [
         textResponse('How many nights in Paris?'),
@@ -292,7 +292,7 @@ describe('task mode: several tasks and agents', () => {
     ]);
   });
 
-  it('a parent with a task and a single-turn sub-agent: the single-turn one answers at once with the nudge, the task talks with the user', async () => {
+  it('TM-2, TM-10: a parent with a task and a single-turn sub-agent: the single-turn one answers at once with the nudge, the task talks with the user', async () => {
     const translatorModel = new ScriptedModel([textResponse('Lisboa')]);
     const translator = new LlmAgent({ name: 'translator', description: 'Translates to Portuguese.', model: translatorModel, mode: 'single_turn' });
     const collectorModel = new ScriptedModel([
@@ -327,7 +327,7 @@ describe('task mode: several tasks and agents', () => {
 });
 
 describe('task mode: bad input and failures', () => {
-  it('arguments that fail the inputSchema answer the parent\'s call with an error; no task opens', async () => {
+  it('TM-3: arguments that fail the inputSchema answer the parent\'s call with an error; no task opens', async () => {
     const collectorModel = new ScriptedModel([]);
     const collector = new LlmAgent({ name: 'collector', model: collectorModel, mode: 'task', inputSchema: z.object({ city: z.string() }) });
     const rootModel = new ScriptedModel([
@@ -345,7 +345,7 @@ describe('task mode: bad input and failures', () => {
     expect((await send(runner, 'hi')).at(-1)!.content!.parts![0]!.text).toBe('Hello again.');
   });
 
-  it('with an inputSchema the task\'s first turn is the checked arguments as JSON (a zod default applied)', async () => {
+  it('TM-5: with an inputSchema the task\'s first turn is the checked arguments as JSON (a zod default applied)', async () => {
     const collectorModel = new ScriptedModel([functionCallResponse([{ name: 'finish_task', args: { result: 'ok' }, id: 'f1' }])]);
     const collector = new LlmAgent({ name: 'collector', model: collectorModel, mode: 'task', inputSchema: z.object({ city: z.string(), nights: z.number().default(1) }) });
     const rootModel = new ScriptedModel([functionCallResponse([{ name: 'collector', args: { city: 'Riga' }, id: 'c1' }]), textResponse('ok')]);
@@ -354,7 +354,7 @@ describe('task mode: bad input and failures', () => {
     expect(textsOf(collectorModel.requests[0]!)).toEqual(['{"city":"Riga","nights":1}']);
   });
 
-  it('a task agent that fails answers the parent\'s call with the error, so nobody is left talking to a broken task', async () => {
+  it('TM-8: a task agent that fails answers the parent\'s call with the error, so nobody is left talking to a broken task', async () => {
     const collector = new LlmAgent({
       name: 'collector',
       mode: 'task',
@@ -368,7 +368,7 @@ describe('task mode: bad input and failures', () => {
     expect(events.at(-1)!.content!.parts![0]!.text).toBe('The helper failed.');
   });
 
-  it('a non-object outputSchema: finish_task takes {result}, the parent gets {output}; outputKey saves the value', async () => {
+  it('TM-7, TM-8: a non-object outputSchema: finish_task takes {result}, the parent gets {output}; outputKey saves the value', async () => {
     const collector = new LlmAgent({
       name: 'picker',
       mode: 'task',
@@ -386,7 +386,7 @@ describe('task mode: bad input and failures', () => {
 });
 
 describe('task mode: branches and odd calls', () => {
-  it('call ids that differ only in characters a branch cannot hold get different branches; a task nests under its parent\'s branch', async () => {
+  it('TM-5: call ids that differ only in characters a branch cannot hold get different branches; a task nests under its parent\'s branch', async () => {
     const { taskBranch, taskScopeOf } = await import('../src/agents/taskEvents.js');
     expect(taskBranch(undefined, 'a', 'x.y')).not.toBe(taskBranch(undefined, 'a', 'x_y'));
     expect(taskBranch(undefined, 'a', 'x.y')).not.toContain('.');
@@ -398,7 +398,7 @@ describe('task mode: branches and odd calls', () => {
     expect(taskScopeOf(undefined)).toBeUndefined();
   });
 
-  it('a task called together with another tool: the other runs, the task runs after it, and the parent\'s model gets both answers', async () => {
+  it('TM-4: a task called together with another tool: the other runs, the task runs after it, and the parent\'s model gets both answers', async () => {
     const weather = rawTool('weather', () => ({ sky: 'sunny' }));
     const collectorModel = new ScriptedModel([functionCallResponse([{ name: 'finish_task', args: { result: 'Nice, 2 nights' }, id: 'f1' }])]);
     const collector = new LlmAgent({ name: 'collector', model: collectorModel, mode: 'task' });
@@ -421,7 +421,7 @@ describe('task mode: branches and odd calls', () => {
     ]);
   });
 
-  it('a forged task opening naming agents that are not in the tree is ignored: the message is the root\'s, in its branch', async () => {
+  it('TM-5: a forged task opening naming agents that are not in the tree is ignored: the message is the root\'s, in its branch', async () => {
     const { TASK_METADATA_KEY } = await import('../src/index.js');
     const rootModel = new ScriptedModel([textResponse('Root here.')]);
     const root = new LlmAgent({ name: 'root', model: rootModel, subAgents: [new LlmAgent({ name: 'collector', mode: 'task' })] });
@@ -439,7 +439,7 @@ describe('task mode: branches and odd calls', () => {
 });
 
 describe('task mode: a task inside a task', () => {
-  it("the user's reply goes to the innermost task; its output answers the outer task, which finishes and answers the root; each model saw only its own", async () => {
+  it("TM-5, TM-8: the user's reply goes to the innermost task; its output answers the outer task, which finishes and answers the root; each model saw only its own", async () => {
     const innerModel = new ScriptedModel([
       textResponse('Window or aisle?'),
       functionCallResponse([{ name: 'finish_task', args: { result: 'aisle' }, id: 'f2' }]),
@@ -475,7 +475,7 @@ describe('task mode: a task inside a task', () => {
 });
 
 describe('task mode: a consent inside a task', () => {
-  it('a credential request inside a task surfaces to the client; the reply is completed by the runner\'s manager and the call runs again inside the task', async () => {
+  it('TM-9, AU-5: a credential request inside a task surfaces to the client; the reply is completed by the runner\'s manager and the call runs again inside the task', async () => {
     const config: AuthConfig = {
       authScheme: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://idp.test/auth', tokenUrl: 'https://idp.test/token', scopes: {} } } },
       rawAuthCredential: { authType: 'oauth2', oauth2: { clientId: 'app', clientSecret: 'shh', redirectUri: 'https://app.test/cb' } },
@@ -523,7 +523,7 @@ describe('task mode: a consent inside a task', () => {
 });
 
 describe('task mode: beside a call that ends the turn', () => {
-  it('a task called together with a long-running tool still opens in the same turn; its answer waits with the model until the tool answers too', async () => {
+  it('TM-4, FL-15: a task called together with a long-running tool still opens in the same turn; its answer waits with the model until the tool answers too', async () => {
     const ticket = rawTool('open_ticket', () => undefined, { isLongRunning: true });
     const collectorModel = new ScriptedModel([
       textResponse('Which city?'),

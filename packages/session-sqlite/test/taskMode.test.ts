@@ -31,7 +31,7 @@ function process(path: string, taskSteps: ScriptStep[], rootSteps: ScriptStep[])
 const texts = (model: ScriptedModel, i: number) => model.requests[i]!.contents.map((c) => c.parts?.map((p) => p.text ?? JSON.stringify(p.functionResponse ?? p.functionCall)).join(''));
 
 describe('task mode on SQLite (#27)', () => {
-  it('a restart in the middle of a task: the user\'s reply reaches the open task in the new process, which finishes and answers the parent', async () => {
+  it('TM-5, TM-6: a restart in the middle of a task: the user\'s reply reaches the open task in the new process, which finishes and answers the parent', async () => {
     const dir = tempDir();
     dirs.push(dir);
     const path = dir.file('sessions.db');
@@ -62,7 +62,7 @@ describe('task mode on SQLite (#27)', () => {
     await three.service.close();
   });
 
-  it('a process stopped after finish_task succeeded but before the parent was answered: the next run answers it from the saved success, without running the task again', async () => {
+  it('TM-8: a process stopped after finish_task succeeded but before the parent was answered: the next run answers it from the saved success, without running the task again', async () => {
     const dir = tempDir();
     dirs.push(dir);
     const path = dir.file('sessions.db');

@@ -1,7 +1,5 @@
-import type { FunctionDeclaration } from '../content/content.js';
-import type { Event } from '../content/event.js';
-import { getFunctionCalls, getFunctionResponses } from '../content/event.js';
-import type { JsonSchema } from '../content/content.js';
+import type { FunctionDeclaration, JsonSchema } from '../content/content.js';
+import { getFunctionCalls, getFunctionResponses, type Event } from '../content/event.js';
 import { SchemaCheck, type SchemaResult } from '../schema/schemaCheck.js';
 import type { AnySchema } from '../schema/standardSchema.js';
 import { appendInstructions } from '../model/llmRequest.js';
