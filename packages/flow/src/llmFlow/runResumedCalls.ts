@@ -10,6 +10,7 @@ import type { LlmAgent } from '../agents/llmAgent.js';
 import type { Tool } from '../tools/tool.js';
 import { startedEvent, timeLimitOf } from './pausedCalls.js';
 import { leaseRunningCalls } from './runningCalls.js';
+import { markResumedResult } from './resumedResults.js';
 
 /** The calls one resume processor runs again, with what each gets. */
 export interface ResumedCalls {
@@ -30,7 +31,8 @@ export interface ResumedCalls {
  * while they run (`runningCalls`), and a resumed call that pauses again makes the very pause a
  * first call would — a confirmation request (HC-4), a credential request (AU-3), or its
  * long-running marker (FL-15). Returns whether any call paused: the step then ends without the
- * model, and the client's next answer resumes the call again.
+ * model, and the client's next answer resumes the call again. What the calls produced is marked
+ * (`resumedResults`): saved even when a new message was saved meanwhile.
  */
 export async function* runResumedCalls(
   context: InvocationContext,
@@ -72,6 +74,8 @@ export async function* runResumedCalls(
         responses ??= event;
         // A call paused on its own, or the credential request that follows the responses.
         if ((event.longRunningToolIds?.length ?? 0) > 0) paused = true;
+        // The calls ran: a new message saved meanwhile must not lose this (`resumedResults`).
+        markResumedResult(event);
       }
       yield event;
     }
@@ -80,7 +84,7 @@ export async function* runResumedCalls(
     const asked = await confirmationEvent(context, callsEvent(context, calls), responses);
     if (asked) {
       paused = true;
-      yield asked;
+      yield markResumedResult(asked);
     }
     return paused;
   } finally {

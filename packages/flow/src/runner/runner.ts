@@ -18,6 +18,8 @@ import { isClosable } from '../tools/tool.js';
 import { isTransferableAcrossTree } from '../agents/agentTransfer.js';
 import { LlmAgent } from '../agents/llmAgent.js';
 import { refuseRepeatedReply } from '../llmFlow/repeatedReply.js';
+import { appendAfterConflict } from './appendAfterConflict.js';
+import { isResumedResult, markResumedResult } from '../llmFlow/resumedResults.js';
 import { openTasks } from '../agents/taskEvents.js';
 
 export interface RunnerOptions {
@@ -85,7 +87,10 @@ class EndWith extends Error {
  * event the session store refuses, ends the run with a saved and yielded error event
  * (`PLUGIN_ERROR`, `STORE_ERROR`); `runAsync` itself throws only when the session cannot be loaded,
  * when another runner appended to the session first (`SESSION_CONFLICT`: load it again and retry),
- * or when the store fails even to save that error event.
+ * or when the store fails even to save that error event. One exception keeps work that happened:
+ * a resumed call's result (and a request it made pausing again) is appended to the reloaded
+ * session and the run ends there; a run whose only rival append was such a result appends after
+ * it (`appendAfterConflict`).
  */
 export class Runner implements AsyncDisposable {
   readonly appName: string;
@@ -215,6 +220,8 @@ export class Runner implements AsyncDisposable {
             plugin.onEventCallback?.({ context, event }),
           );
           if (replaced) {
+            // A resumed call's result stays one when a plugin replaces it (see `appendAfterConflict`).
+            if (isResumedResult(event)) markResumedResult(replaced);
             event = replaced;
             break;
           }
@@ -243,8 +250,12 @@ export class Runner implements AsyncDisposable {
       return event;
     } catch (error) {
       if (context.signal.aborted) throw new RunEnded();
-      // Another runner appended first: nothing of this run may be saved; the caller retries.
-      if (isAdkitError(error) && error.code === 'SESSION_CONFLICT') throw error;
+      // Another runner appended first: nothing of this run may be saved; the caller retries. Only
+      // a resumed call's result (it ran) is appended to the reloaded session, never lost (#23).
+      if (isAdkitError(error) && error.code === 'SESSION_CONFLICT') {
+        if (await appendAfterConflict(this.sessionService, context, event)) return event;
+        throw error;
+      }
       const failure = createEvent({
         invocationId: context.invocationId,
         author: event.author === 'user' ? this.agent.name : event.author,
