@@ -286,4 +286,32 @@ describe('credential protocol in the flow', () => {
     expect(history.indexOf('Pending User Authorization.')).toBeLessThan(history.indexOf('say hello meanwhile'));
     expect(history).not.toContain(REQUEST_CREDENTIAL_FUNCTION);
   });
+  it('AU-5: a call that asks again after the consent runs once for the reply and pauses the run with a new request', async () => {
+    const runs: string[] = [];
+    const manager = new TestManager();
+    // Asks on every run: the user's consent does not give it what it needs.
+    const stubborn = rawTool('list_events', async (_args, ctx: ToolContext) => {
+      runs.push(ctx.functionCallId);
+      ctx.requestCredential(config);
+      return { status: 'Pending User Authorization.' };
+    });
+    const other = rawTool('other', () => ({ ok: true }));
+    const model = new ScriptedModel([
+      functionCallResponse([{ name: 'list_events', args: {}, id: 'call-1' }]),
+      functionCallResponse([{ name: 'other', args: {}, id: 'o-1' }]),
+      functionCallResponse([{ name: 'other', args: {}, id: 'o-2' }]),
+      textResponse('still waiting'),
+    ]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'assistant', model, tools: [stubborn, other] }), appName: 'app', credentials: manager });
+    await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const first = await collect(runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go') }));
+    const [pending] = pendingCredentialRequestsIn(first);
+    const second = await collect(runner.runAsync({ userId: 'u', sessionId: 's', newMessage: reply(pending!.requestCall.id!, 'https://app.test/cb?code=c1&state=state-1') }));
+    expect(runs).toEqual(['call-1', 'call-1']);
+    expect(manager.completed).toHaveLength(1);
+    // It asked again: a new request waits, the answered one does not.
+    const waiting = pendingCredentialRequestsIn(second).map((r) => r.requestCall.id);
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).not.toBe(pending!.requestCall.id);
+  });
 });

@@ -81,7 +81,9 @@ export async function* resumeCredentialCalls(
     if (request.author !== agent.name) continue;
     const call = request.originalCall;
     const callId = call.id!;
-    if (isCallAnswered(events, callId, replyIndex + 1) || calls.some((c) => c.id === callId)) continue;
+    // Resumed already by an earlier step of this invocation (answered, or asking again): leave it.
+    if (isCallAnswered(events, callId, replyIndex + 1) || startedBetween(events, callId, replyIndex + 1, events.length) || calls.some((c) => c.id === callId))
+      continue;
     if (isCallAnswered(events.slice(0, replyIndex), callId, firstAskIndex(events, callId) + 1) || repliedBefore(events, requestId, replyIndex)) {
       yield refuse(
         'CREDENTIAL_ALREADY_USED',
