@@ -310,7 +310,9 @@ describe('credential protocol in the flow', () => {
     expect(runs).toEqual(['call-1', 'call-1']);
     expect(manager.completed).toHaveLength(1);
     // It asked again: a new request waits, the answered one does not.
-    const waiting = pendingCredentialRequestsIn(second).map((r) => r.requestCall.id);
+    const session = (await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!;
+    const waiting = pendingCredentialRequestsIn(session.events).map((r) => r.requestCall.id);
+    expect(second.some((e) => e.longRunningToolIds?.includes(waiting[0]!))).toBe(true);
     expect(waiting).toHaveLength(1);
     expect(waiting[0]).not.toBe(pending!.requestCall.id);
   });
