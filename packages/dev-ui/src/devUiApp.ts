@@ -198,7 +198,7 @@ export function createDevUiApp(options: DevUiAppOptions): { app: Hono; closeStre
       return c.json({ error: 'Send {"callId": "<the confirmation request id>", "confirmed": true|false, "payload"?: …}.' }, 400);
     const problem = valueProblem(body.payload, 'payload');
     if (problem) return c.json({ error: problem }, 400);
-    const request = pendingCalls(found.session.events).confirmations.find((entry) => entry.call.id === body.callId);
+    const request = (await pendingCalls(found.session, found.session.events, found.target.confirmationSecret)).confirmations.find((entry) => entry.call.id === body.callId);
     if (!request) return c.json({ error: `No confirmation "${clipString(body.callId, 200)}" waits in this session (answered already?).` }, 409);
     const decision = body.payload === undefined ? { confirmed: body.confirmed } : { confirmed: body.confirmed, payload: body.payload };
     return startRun(c, found, createConfirmationReply(request, decision));
@@ -212,7 +212,7 @@ export function createDevUiApp(options: DevUiAppOptions): { app: Hono; closeStre
     const uri = body.authResponseUri;
     if (typeof body.callId !== 'string' || typeof uri !== 'string' || uri === '' || uri.length > 8192 || !URL.canParse(uri))
       return c.json({ error: 'Send {"callId": "<the credential request id>", "authResponseUri": "<the URL the provider sent you back to>"}.' }, 400);
-    const request = pendingCalls(found.session.events).credentials.find((entry) => entry.requestCall.id === body.callId);
+    const request = (await pendingCalls(found.session, found.session.events, found.target.confirmationSecret)).credentials.find((entry) => entry.requestCall.id === body.callId);
     if (!request) return c.json({ error: `No consent "${clipString(body.callId, 200)}" waits in this session (answered already?).` }, 409);
     return startRun(c, found, credentialReply(request, uri));
   });
@@ -227,7 +227,7 @@ export function createDevUiApp(options: DevUiAppOptions): { app: Hono; closeStre
       return c.json({ error: 'Send {"callId": "<the long-running call id>", "response": {…}} (the response is a JSON object).' }, 400);
     const problem = valueProblem(response, 'response');
     if (problem) return c.json({ error: problem }, 400);
-    const pending = pendingCalls(found.session.events).longRunning.find((entry) => entry.call.id === body.callId);
+    const pending = (await pendingCalls(found.session, found.session.events, found.target.confirmationSecret)).longRunning.find((entry) => entry.call.id === body.callId);
     if (!pending) return c.json({ error: `No long-running call "${clipString(body.callId, 200)}" waits in this session.` }, 409);
     const { id, name } = pending.call;
     return startRun(c, found, createUserContent([{ functionResponse: { id, name, response: response as Record<string, unknown> } }]));

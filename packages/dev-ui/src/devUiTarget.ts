@@ -9,6 +9,8 @@ export interface DevUiTarget {
   /** Absent when the runner has no `devUiPlugin()`: no timeline and no model request then. */
   recorder?: TimelineRecorder;
   runConfig: RunConfig;
+  /** The runner's `confirmationSecret`: pending confirmations are checked with it, as approving checks them. */
+  confirmationSecret?: string;
 }
 
 /** The agent's tree as names, root first, for the page's picker. */

@@ -45,6 +45,12 @@ export interface ServeDevUiOptions {
   runConfig?: RunConfig;
   /** The per-run context of the runs the page starts (clients, tokens); never shown, never saved. */
   context?: RunContext;
+  /**
+   * The runners' `confirmationSecret`: with `agents`, the runners it makes get it; with `runner`,
+   * pass your runner's, so the page lists the confirmations an approval resumes (requests keyed
+   * with a secret are checked with it, and left out without it). Never shown.
+   */
+  confirmationSecret?: string;
   /** With `agents`: more plugins for their runners (after the dev UI's). */
   plugins?: readonly Plugin[];
   /** With `agents`: where sessions, artifacts and memory live (default in memory). */
@@ -172,9 +178,10 @@ function makeTargets(options: ServeDevUiOptions, runConfig: RunConfig, logger: L
         memoryService,
         plugins: [plugin, ...(options.plugins ?? [])],
         ...(options.logger ? { logger: options.logger } : {}),
+        ...(options.confirmationSecret !== undefined ? { confirmationSecret: options.confirmationSecret } : {}),
       });
       owned.push(runner);
-      targets.push({ appName: agent.name, runner, recorder: recorderOf(plugin)!, runConfig });
+      targets.push({ appName: agent.name, runner, recorder: recorderOf(plugin)!, runConfig, confirmationSecret: options.confirmationSecret });
     }
   } else {
     if (options.plugins || options.sessionService || options.artifactService || options.memoryService)
@@ -188,7 +195,7 @@ function makeTargets(options: ServeDevUiOptions, runConfig: RunConfig, logger: L
         logger.warn(
           `adkit dev UI: runner "${runner.appName}" has no devUiPlugin(); add it to the runner's plugins to see the timeline and the model's last request.`,
         );
-      targets.push({ appName: runner.appName, runner, ...(recorder ? { recorder } : {}), runConfig });
+      targets.push({ appName: runner.appName, runner, ...(recorder ? { recorder } : {}), runConfig, confirmationSecret: options.confirmationSecret });
     }
   }
   const names = new Set<string>();

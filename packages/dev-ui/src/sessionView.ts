@@ -27,7 +27,7 @@ export async function sessionView(target: DevUiTarget, session: Session, running
   const ref: SessionRef = { appName: session.appName, userId: session.userId, sessionId: session.id };
   const events = session.events.filter((event) => !event.partial);
   const shown = events.slice(-MAX_VIEW_EVENTS);
-  const pending = pendingCalls(events);
+  const pending = await pendingCalls(session, events, target.confirmationSecret);
   return {
     session: { id: session.id, appName: session.appName, userId: session.userId, lastUpdateTime: session.lastUpdateTime },
     events: shown.map((event) => displayEvent(event)),

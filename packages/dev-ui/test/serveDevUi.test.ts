@@ -288,6 +288,29 @@ describe('serveDevUi: configuration', () => {
     expect(await plain.sessionService.listSessions({ appName: 'plain' })).toHaveLength(1); // your runner stays yours
   });
 
+  it('lists confirmations verified with the runner\'s confirmationSecret (what approving resumes), and approving one runs it', async () => {
+    const service = new InMemorySessionService();
+    const keyed = new Runner({ appName: 'assistant', agent: devAgent(), sessionService: service, confirmationSecret: 'server-secret-1234', plugins: [devUiPlugin()] });
+    const ask = async (server: DevUiServer) => {
+      const id = await newSession(server);
+      await raw(server.port, `/api/apps/assistant/users/u/sessions/${id}/messages`, json({ text: 'book Rome' }));
+      return { id, pending: (await settled(server, id)).pending.confirmations as { callId: string }[] };
+    };
+    // Without the secret, a request the runner keyed does not verify: it is not offered.
+    const blind = await serve({ runner: keyed });
+    const unverified = await ask(blind);
+    expect(unverified.pending).toEqual([]);
+    expect((await raw(blind.port, `/api/apps/assistant/users/u/sessions/${unverified.id}/confirmations`, json({ callId: 'x', confirmed: true }))).status).toBe(409);
+    await blind.close();
+    const server = await serve({ runner: keyed, confirmationSecret: 'server-secret-1234' });
+    const { id, pending } = await ask(server);
+    expect(pending).toHaveLength(1);
+    expect((await raw(server.port, `/api/apps/assistant/users/u/sessions/${id}/confirmations`, json({ callId: pending[0]!.callId, confirmed: true }))).status).toBe(202);
+    const after = await settled(server, id);
+    expect(after.pending.confirmations).toEqual([]);
+    expect(JSON.stringify(after.events)).toContain('BK-ROME');
+  });
+
   it('refuses options that cannot work, naming the fix', async () => {
     const agent = devAgent();
     const runner = new Runner({ appName: 'x', agent, sessionService: new InMemorySessionService() });
