@@ -6,7 +6,7 @@ import { NOTES_ARTIFACT } from './notesTool.js';
 export const BRAIN_HELP =
   'I am the offline demo brain, so I only understand a few requests: weather and currency ("weather in Lisbon and Tokyo, 200 USD in EUR"), ' +
   '"book 3 nights in Oslo", "reimburse $480 for the client dinner", "5 days of vacation", "summarise: …", "3-day forecast for Oslo", ' +
-  '"list the shared folder", "read welcome.txt", "help me pack for Oslo", "plan 3 days in Tokyo", "save a note: …", "what is in my notes?", ' +
+  '"list the shared folder", "read welcome.txt", "help me pack for Oslo", "plan 3 days in Tokyo", "plan a trip", "save a note: …", "what is in my notes?", ' +
   '"remember that my favourite city is …", "what is my favourite city?", "which pets can I adopt?", "adopt Kitty". Set OPENAI_API_KEY or GEMINI_API_KEY to talk to a real model.';
 
 /** How much of a message the rules read. */
