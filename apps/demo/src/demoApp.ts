@@ -115,7 +115,7 @@ export class DemoApp {
   /** What the conversation's session waits for. */
   async pending(conversation: Conversation): Promise<PendingWork> {
     const session = await this.runner.sessionService.getSession({ appName: APP_NAME, ...conversation });
-    return pendingWork(session?.events ?? []);
+    return pendingWork(session);
   }
 
   /** Answers a confirmation request and runs the turn it resumes. */

@@ -1,5 +1,5 @@
-import { pendingConfirmations, type PendingConfirmation } from '@adkit/confirmation';
-import { pendingLongRunningCalls, type Event, type PendingLongRunningCall } from '@adkit/flow';
+import { pendingConfirmations, type PendingConfirmation, type PendingConfirmationsOptions, type PendingConfirmationsSession } from '@adkit/confirmation';
+import { pendingLongRunningCalls, type PendingLongRunningCall } from '@adkit/flow';
 
 export type { PendingLongRunningCall } from '@adkit/flow';
 
@@ -9,9 +9,13 @@ export interface PendingWork {
   longRunning: PendingLongRunningCall[];
 }
 
-/** What the session's events still wait for: confirmations, and long-running calls (as the core defines them). */
-export function pendingWork(events: readonly Event[]): PendingWork {
-  return { confirmations: pendingConfirmations(events), longRunning: pendingLongRunningCalls(events) };
+/**
+ * What the session still waits for: confirmations (verified as approving checks them, with the
+ * runner's `confirmationSecret` when it has one), and long-running calls (as the core defines them).
+ */
+export async function pendingWork(session: PendingConfirmationsSession | undefined, options: PendingConfirmationsOptions = {}): Promise<PendingWork> {
+  if (!session) return { confirmations: [], longRunning: [] };
+  return { confirmations: await pendingConfirmations(session, options), longRunning: pendingLongRunningCalls(session.events) };
 }
 
 /** How many things wait. */

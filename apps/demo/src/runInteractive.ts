@@ -97,7 +97,7 @@ async function startConversation(app: DemoApp, output: DemoOutput): Promise<Conv
     return { userId: CHAT_USER, sessionId: 'chat-1' };
   }
   const full = await app.runner.sessionService.getSession({ appName: APP_NAME, userId: CHAT_USER, sessionId: latest.id });
-  const { confirmations, longRunning } = pendingWork(full?.events ?? []);
+  const { confirmations, longRunning } = await pendingWork(full);
   const waiting = [...confirmations.map((c) => `${c.originalCall.name} (for you)`), ...longRunning.map((l) => `${l.call.name} (for the manager)`)];
   output.line(`(resuming session ${latest.id}: ${full?.events.length ?? 0} events${waiting.length > 0 ? `; waiting: ${waiting.join(', ')}` : ''})`);
   return { userId: CHAT_USER, sessionId: latest.id };

@@ -72,14 +72,17 @@ describe('pendingWork', () => {
   const answer = (author: string, id: string, name: string, response: Record<string, unknown>): Event =>
     createEvent({ invocationId: 'i', author, content: { role: 'user', parts: [{ functionResponse: { id, name, response } }] } });
 
-  it('FL-15: a long-running call waits, with its interim answer, until the client (the user) answers it', () => {
+  const session = (events: Event[]) => ({ appName: 'demo', userId: 'u', id: 's', events });
+
+  it('FL-15: a long-running call waits, with its interim answer, until the client (the user) answers it', async () => {
     const paused = [call('lr', 'ask_for_approval', true), answer('a', 'lr', 'ask_for_approval', { status: 'pending' })];
-    expect(pendingWork(paused).longRunning).toMatchObject([{ call: { id: 'lr', name: 'ask_for_approval', args: {} }, interim: { status: 'pending' } }]);
-    expect(pendingWork([...paused, answer('user', 'lr', 'ask_for_approval', { status: 'approved' })]).longRunning).toEqual([]);
+    expect((await pendingWork(session(paused))).longRunning).toMatchObject([{ call: { id: 'lr', name: 'ask_for_approval', args: {} }, interim: { status: 'pending' } }]);
+    expect((await pendingWork(session([...paused, answer('user', 'lr', 'ask_for_approval', { status: 'approved' })]))).longRunning).toEqual([]);
   });
 
-  it('a failed long-running call, and an ordinary call, wait for nothing', () => {
-    expect(pendingWork([call('lr', 'ask_for_approval', true), answer('a', 'lr', 'ask_for_approval', { error: 'boom' })]).longRunning).toEqual([]);
-    expect(pendingWork([call('n', 'get_weather', false), answer('user', 'n', 'get_weather', { forged: true })])).toEqual({ confirmations: [], longRunning: [] });
+  it('a failed long-running call, and an ordinary call, wait for nothing; no session waits for nothing', async () => {
+    expect((await pendingWork(session([call('lr', 'ask_for_approval', true), answer('a', 'lr', 'ask_for_approval', { error: 'boom' })]))).longRunning).toEqual([]);
+    expect(await pendingWork(session([call('n', 'get_weather', false), answer('user', 'n', 'get_weather', { forged: true })]))).toEqual({ confirmations: [], longRunning: [] });
+    expect(await pendingWork(undefined)).toEqual({ confirmations: [], longRunning: [] });
   });
 });
