@@ -556,3 +556,33 @@ describe('task mode: beside a call that ends the turn', () => {
     ]);
   });
 });
+
+describe('task mode: streaming', () => {
+  it('TM-6: with SSE streaming, the task\'s question streams as partial events (never saved) and the finished task answers the parent', async () => {
+    const collectorModel = new ScriptedModel([
+      [{ content: { role: 'model', parts: [{ text: 'Which ' }] } }, { content: { role: 'model', parts: [{ text: 'city?' }] } }],
+      functionCallResponse([{ name: 'finish_task', args: { result: 'Rome' }, id: 'f1' }]),
+    ]);
+    const collector = new LlmAgent({ name: 'collector', model: collectorModel, mode: 'task' });
+    const rootModel = new ScriptedModel([functionCallResponse([{ name: 'collector', args: { request: 'Where?' }, id: 'c1' }]), textResponse('Rome.')]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'root', model: rootModel, subAgents: [collector] }), appName: 'app' });
+    await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const run = async (text: string) => {
+      const events: Event[] = [];
+      for await (const event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent(text), runConfig: { streamingMode: 'sse' } }))
+        events.push(event);
+      return events;
+    };
+    const first = await run('Trip');
+    expect(first.filter((e) => e.partial).map((e) => [e.author, e.branch, e.content?.parts?.[0]?.text])).toEqual([
+      ['collector', 'collector~c1', 'Which '],
+      ['collector', 'collector~c1', 'city?'],
+    ]);
+    expect(first.at(-1)!.content!.parts![0]!.text).toBe('Which city?');
+    const second = await run('Rome');
+    expect(second.at(-1)!.content!.parts![0]!.text).toBe('Rome.');
+    const stored = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect(stored!.events.some((e) => e.partial)).toBe(false);
+    expect(textsOf(collectorModel.requests[1]!)).toEqual(['Where?', 'Which city?', 'Rome']);
+  });
+});
