@@ -586,3 +586,25 @@ describe('task mode: streaming', () => {
     expect(textsOf(collectorModel.requests[1]!)).toEqual(['Where?', 'Which city?', 'Rome']);
   });
 });
+
+describe('task mode: hostile finish_task arguments', () => {
+  it('TM-7: an own __proto__ key pollutes nothing; a value nested 10,000 deep is refused with an error the model can retry on', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 10_000; i++) deep = { deep };
+    const forged = JSON.parse('{"result":"ok","__proto__":{"polluted":true}}') as Record<string, unknown>;
+    const collectorModel = new ScriptedModel([
+      functionCallResponse([{ name: 'finish_task', args: { result: deep }, id: 'f1' }]),
+      functionCallResponse([{ name: 'finish_task', args: forged, id: 'f2' }]),
+    ]);
+    const collector = new LlmAgent({ name: 'collector', model: collectorModel, mode: 'task' });
+    const rootModel = new ScriptedModel([functionCallResponse([{ name: 'collector', args: { request: 'x' }, id: 'c1' }]), textResponse('ok')]);
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'root', model: rootModel, subAgents: [collector] }), appName: 'app' });
+    const events = await send(runner, 'go');
+    const retry = getFunctionResponses(events.find((e) => getFunctionResponses(e).some((r) => r.id === 'f1'))!)[0]!.response as { error?: string };
+    expect(retry.error).toBeDefined();
+    const answer = getFunctionResponses(events.find((e) => getFunctionResponses(e).some((r) => r.id === 'c1'))!)[0]!.response!;
+    expect(answer.result).toBe('ok');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe('ok');
+  });
+});
