@@ -108,7 +108,15 @@ const fail = functionTool({
   },
 });
 
-const ROUTES: [RegExp, (text: string) => LlmResponse][] = [
+/** A note written slowly: the call's arguments stream in (#30), then the call. */
+function draftNote(): LlmResponse[] {
+  const args = '{"text":"trains are greener than planes"}';
+  const deltas = [12, 24, args.length].map((end) => ({ toolCallDelta: { index: 0, functionCallId: 'call_draft', name: 'save_note', argsTextSoFar: args.slice(0, end) } }));
+  return [...deltas, functionCallResponse([{ name: 'save_note', args: JSON.parse(args) as Record<string, unknown>, id: 'call_draft' }])];
+}
+
+const ROUTES: [RegExp, (text: string) => LlmResponse | LlmResponse[]][] = [
+  [/draft/i, () => draftNote()],
   [/details/i, (text) => functionCallResponse([{ name: 'trip_details', args: { request: text } }])],
   [/weather/i, () => functionCallResponse([{ name: 'get_weather', args: { city: 'Paris' } }])],
   [/compare/i, () => functionCallResponse([{ name: 'slow_lookup', args: { topic: 'trains' } }, { name: 'slow_lookup', args: { topic: 'planes' } }])],

@@ -361,4 +361,25 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await snap(page, '15-task-done');
     expect(pageErrors).toEqual([]);
   }, 30_000);
+
+  it('#30: shows a call forming as its arguments stream, then the call itself', async () => {
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __forming: string[] }).__forming = seen;
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes)
+            if (node instanceof HTMLElement && node.classList.contains('forming')) seen.push(`${node.getAttribute('data-name')} ${node.innerText}`);
+          for (const node of document.querySelectorAll('#events .event.forming')) seen.push(`now ${(node as HTMLElement).innerText}`);
+      }).observe(document.getElementById('events')!, { childList: true, subtree: true, characterData: true });
+    });
+    await send('draft a note');
+    await page.locator('.event', { hasText: 'Done: save_note' }).last().waitFor();
+    await idle();
+    const seen = await page.evaluate(() => (window as unknown as { __forming: string[] }).__forming);
+    expect(seen.some((entry) => entry.startsWith('save_note') && entry.includes('writing call…'))).toBe(true);
+    expect(seen.some((entry) => entry.includes('{"text":"trains are greener than planes"}'))).toBe(true);
+    expect(await page.locator('.event.forming').count()).toBe(0);
+    expect(await page.locator('.event .call', { hasText: 'save_note' }).count()).toBeGreaterThan(0);
+  }, 30_000);
 });

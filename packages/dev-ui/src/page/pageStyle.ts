@@ -64,6 +64,8 @@ details.json > summary { font-family: ui-monospace, monospace; font-size: 12.5px
 .j-null, .j-empty { color: #888; }
 .inline-image { max-width: 260px; max-height: 200px; display: block; border-radius: 6px; margin: 4px 0; }
 .progress { border-style: dashed; }
+.forming { border-style: dashed; }
+.forming .args { margin: 2px 0 0; white-space: pre-wrap; word-break: break-all; font-size: 12.5px; max-height: 140px; overflow: auto; }
 .progress .meter { height: 6px; background: #e4e7ee; border-radius: 3px; overflow: hidden; margin: 4px 0; }
 .progress .meter > div { height: 100%; background: var(--tool); width: 0; transition: width .2s; }
 .progress .log { white-space: pre-wrap; font-size: 12.5px; max-height: 140px; overflow: auto; }

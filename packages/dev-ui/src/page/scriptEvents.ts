@@ -85,6 +85,7 @@ function addEvent(ev) {
   if (ev.author === 'user') eventsEl.querySelectorAll('.event.sending').forEach(function (el) { el.remove(); });
   var bubble = streamingBubbles.get(ev.invocationId + '|' + ev.author);
   if (bubble) { bubble.el.remove(); streamingBubbles.delete(ev.invocationId + '|' + ev.author); }
+  dropForming(ev.invocationId + '|' + ev.author);
   parts(ev).forEach(function (part) {
     var id = part.functionResponse && part.functionResponse.id;
     var card = id && progressCards.get(id);
@@ -99,6 +100,7 @@ function clearLive() {
   streamingBubbles.clear();
   progressCards.forEach(function (c) { c.el.remove(); });
   progressCards.clear();
+  dropForming();
 }
 
 function parts(ev) {
@@ -208,6 +210,7 @@ function actionNotes(actions) {
 function addPartial(ev) {
   var stick = nearBottom();
   if (ev.toolProgress) return showProgress(ev.toolProgress, stick);
+  if (ev.toolCallDelta) return showCallForming(ev, stick);
   var text = parts(ev).filter(function (p) { return typeof p.text === 'string' && !p.thought; }).map(function (p) { return p.text; }).join('');
   if (!text) return;
   var key = ev.invocationId + '|' + ev.author;
