@@ -71,6 +71,34 @@ describe('executing function calls', () => {
     expect(most).toBe(1);
   });
 
+  // #24: the queue is skipped when maxToolConcurrency holds nothing back; the bound still holds when it does.
+  it('FL-9: maxToolConcurrency at or above the number of calls runs them all at once; below it, never more than the bound', async () => {
+    const overlap = async (maxToolConcurrency: number) => {
+      let running = 0;
+      let most = 0;
+      const gate: { open?: () => void } = {};
+      const opened = new Promise<void>((resolve) => (gate.open = resolve));
+      const wait = rawTool('wait', async () => {
+        most = Math.max(most, ++running);
+        // Each call waits until three are running at once, or a short while when fewer may.
+        if (running === 3) gate.open!();
+        await Promise.race([opened, sleep(50)]);
+        running--;
+        return { ok: true };
+      });
+      const model = new ScriptedModel([
+        functionCallResponse([{ name: 'wait' }, { name: 'wait' }, { name: 'wait' }]),
+        textResponse('done'),
+      ]);
+      const { events } = await runOnce(new LlmAgent({ name: 'a', model, tools: [wait], maxToolConcurrency }), 'go');
+      expect(getFunctionResponses(events[1]!).map((r) => r.response)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+      return most;
+    };
+    expect(await overlap(3)).toBe(3);
+    expect(await overlap(8)).toBe(3);
+    expect(await overlap(2)).toBe(2);
+  });
+
   it('FL-11: an unknown tool gets an error naming the available tools, and the run goes on to a final answer', async () => {
     const model = new ScriptedModel([functionCallResponse([{ name: 'serch' }]), textResponse('sorry')]);
     const tools = [rawTool('search', () => ({})), rawTool('fetch_page', () => ({}))];

@@ -1,3 +1,4 @@
+import { MODEL_VIEW_METADATA } from './modelOutput.js';
 import pLimit from 'p-limit';
 import { callTool, resultAsJson, type ToolCallbacks, type ToolOutcome } from './callTool.js';
 import { cloneData } from '../content/cloneData.js';
@@ -76,7 +77,10 @@ export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGene
     wake?.();
   };
 
-  const limit = pLimit(batch.maxConcurrency && batch.maxConcurrency > 0 ? batch.maxConcurrency : Infinity);
+  // A queue only when maxConcurrency holds some calls back; otherwise every call starts at once (#24).
+  const bound = batch.maxConcurrency && batch.maxConcurrency > 0 ? batch.maxConcurrency : Infinity;
+  const queue = bound < batch.calls.length ? pLimit(bound) : undefined;
+  const limit = <T>(work: () => Promise<T>): Promise<T> => (queue ? queue(work) : work());
   let settled = false;
   let records: CallRecord[] | undefined;
   const all = Promise.all(
@@ -278,7 +282,11 @@ function mergeResponses(invocation: InvocationContext, records: readonly CallRec
     if (!respond) continue;
     const response =
       outcome.error !== undefined ? { error: modelErrorMessage(call.name, outcome.error) } : (outcome.result ?? {});
-    parts.push({ functionResponse: { id: call.id, name: call.name, response } });
+    const extra = outcome.error === undefined ? outcome.parts : undefined;
+    const part: Part = { functionResponse: { id: call.id, name: call.name, response, ...(extra ? { parts: extra } : {}) } };
+    // The model's view (toModelOutput) rides with the part; buildContents sends it instead.
+    if (outcome.error === undefined && outcome.modelView) part.partMetadata = { [MODEL_VIEW_METADATA]: outcome.modelView };
+    parts.push(part);
     if (tool && isSkipSummarizationResultDisplayer(tool) && tool.displayResultOnSkipSummarization())
       visible.push(...visibleResult(response));
   }
