@@ -75,7 +75,7 @@ async function setup(tool: ReturnType<typeof rawTool>, opts: { credentials?: boo
   const runner = new InMemoryRunner({ agent, appName: 'app', credentials: opts.credentials ? new Manager() : undefined, confirmationSecret: 'k' });
   await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
   const send = (message: Content) => collect(runner.runAsync({ userId: 'u', sessionId: 's', newMessage: message }));
-  return { model, send };
+  return { model, send, runner };
 }
 
 describe('a resumed call that pauses again is paused anew', () => {
@@ -136,6 +136,32 @@ describe('a resumed call that pauses again is paused anew', () => {
     expect(answersTo(third, 'call-1').map((r) => r.response)).toEqual([{ result: 'second' }]);
     expect(JSON.stringify(third)).not.toContain('interrupted');
     expect(answers).toEqual([{ value: 'first' }, { value: 'second', final: true }]);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('at most once still: a resume cut short after the call paused again reads as interrupted on the next answer', async () => {
+    let resumes = 0;
+    const tool = {
+      ...rawTool('ask_user', () => undefined),
+      resume: async (ctx: ToolContext) => {
+        resumes++;
+        if (resumes === 1) return undefined; // paused again
+        // The second resume never ends by itself: the run is cancelled while it runs (a crash).
+        ctx.reportProgress({ message: 'working' });
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        return { never: true };
+      },
+    };
+    const { model, send, runner } = await setup(tool);
+    await send(createUserContent('go'));
+    const answer: Content = { role: 'user', parts: [{ functionResponse: { id: 'call-1', name: 'ask_user', response: { value: 1 } } }] };
+    await send(answer);
+    for await (const event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: answer }))
+      if (event.toolProgress?.functionCallId === 'call-1') break; // stops reading while it runs: the run is cancelled
+    const after = await send(answer);
+    const response = answersTo(after, 'call-1')[0]!.response as { error: string };
+    expect(response.error).toContain('was interrupted');
+    expect(resumes).toBe(2);
     expect(model.requests).toHaveLength(2);
   });
 
