@@ -44,7 +44,12 @@ function declarationsOf(request: RecordedRequest) {
 
 const tripSchema = Type.Object({ destination: Type.String(), nights: Type.Integer({ minimum: 1 }) });
 
-function tripAgents(collectorSteps: ConstructorParameters<typeof ScriptedModel>[0], rootSteps: ConstructorParameters<typeof ScriptedModel>[0], extra: Partial<ConstructorParameters<typeof LlmAgent>[0]> = {}) {
+function tripAgents(
+  collectorSteps: ConstructorParameters<typeof ScriptedModel>[0],
+  rootSteps: ConstructorParameters<typeof ScriptedModel>[0],
+  extra: Partial<ConstructorParameters<typeof LlmAgent>[0]> = {},
+  confirmationSecret?: string,
+) {
   const collectorModel = new ScriptedModel(collectorSteps);
   const rootModel = new ScriptedModel(rootSteps);
   const collector = new LlmAgent({
@@ -56,7 +61,7 @@ function tripAgents(collectorSteps: ConstructorParameters<typeof ScriptedModel>[
     ...extra,
   });
   const root = new LlmAgent({ name: 'root', model: rootModel, subAgents: [collector] });
-  return { collectorModel, rootModel, collector, root, runner: new InMemoryRunner({ agent: root, appName: 'app' }) };
+  return { collectorModel, rootModel, collector, root, runner: new InMemoryRunner({ agent: root, appName: 'app', confirmationSecret }) };
 }
 
 describe('task mode: install', () => {
@@ -202,7 +207,10 @@ function confirmationRequest(events: readonly Event[]) {
 }
 
 describe('task mode: pauses inside a task', () => {
-  it('TM-9, HC-8: a confirmation inside a task surfaces to the client in the task\'s branch; the approval resumes the call inside the task, which finishes', async () => {
+  it.each([
+    ['', undefined],
+    [' (digests keyed with the runner\'s confirmationSecret)', 'runner-secret-1'],
+  ])('TM-9, HC-8: a confirmation inside a task surfaces to the client in the task\'s branch; the approval resumes the call inside the task, which finishes%s', async (_label, secret) => {
     const booked: unknown[] = [];
     const book = rawTool('book_hotel', (args, ctx) => {
       if (!ctx.toolConfirmation) {
@@ -220,6 +228,7 @@ describe('task mode: pauses inside a task', () => {
       ],
       [functionCallResponse([{ name: 'trip_collector', args: { request: 'Rome, 2 nights, book it' }, id: 'c1' }]), textResponse('Booked Rome.')],
       { tools: [book] },
+      secret,
     );
     const first = await send(runner, 'Book Rome');
     const { call, event } = confirmationRequest(first);
