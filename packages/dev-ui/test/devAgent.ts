@@ -118,6 +118,7 @@ function draftNote(): LlmResponse[] {
 const ROUTES: [RegExp, (text: string) => LlmResponse | LlmResponse[]][] = [
   [/draft/i, () => draftNote()],
   [/details/i, (text) => functionCallResponse([{ name: 'trip_details', args: { request: text } }])],
+  [/seat/i, (text) => functionCallResponse([{ name: 'booking_helper', args: { request: text } }])],
   [/weather/i, () => functionCallResponse([{ name: 'get_weather', args: { city: 'Paris' } }])],
   [/compare/i, () => functionCallResponse([{ name: 'slow_lookup', args: { topic: 'trains' } }, { name: 'slow_lookup', args: { topic: 'planes' } }])],
   [/book/i, (text) => functionCallResponse([{ name: 'book_trip', args: { city: /rome/i.test(text) ? 'Rome' : 'Oslo' } }])],
@@ -150,6 +151,13 @@ function taskBrain(request: LlmRequest): LlmResponse {
   return functionCallResponse([{ name: 'finish_task', args: { result: `A trip to ${said.at(-1)}` } }]);
 }
 
+/** A task that delegates to a task of its own: it calls seat_picker, then finishes with its answer. */
+function bookingBrain(request: LlmRequest): LlmResponse {
+  const answer = (request.contents.at(-1)?.parts ?? []).find((p) => p.functionResponse?.name === 'seat_picker')?.functionResponse;
+  if (!answer) return functionCallResponse([{ name: 'seat_picker', args: { request: 'Pick a seat' } }]);
+  return functionCallResponse([{ name: 'finish_task', args: { result: `Booked, seat: ${JSON.stringify(answer.response)}` } }]);
+}
+
 /** The test agent, on a fresh scripted model. */
 export function devAgent(name = 'assistant'): LlmAgent {
   return new LlmAgent({
@@ -164,6 +172,20 @@ export function devAgent(name = 'assistant'): LlmAgent {
         description: 'Collects where the user wants to go.',
         mode: 'task',
         model: new ScriptedModel(Array.from({ length: 100 }, () => taskBrain), { model: 'scripted-task' }),
+      }),
+      new LlmAgent({
+        name: 'booking_helper',
+        description: 'Books, with a seat the user picks.',
+        mode: 'task',
+        model: new ScriptedModel(Array.from({ length: 100 }, () => bookingBrain), { model: 'scripted-booking' }),
+        subAgents: [
+          new LlmAgent({
+            name: 'seat_picker',
+            description: 'Asks the user for a seat.',
+            mode: 'task',
+            model: new ScriptedModel(Array.from({ length: 100 }, () => taskBrain), { model: 'scripted-seat' }),
+          }),
+        ],
       }),
     ],
   });

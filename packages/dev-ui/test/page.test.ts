@@ -314,7 +314,7 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await page.locator('[role=tab][data-tab="request"]').click();
     await page.locator('#request pre.instruction', { hasText: 'You help with travel.' }).waitFor();
     const declared = await page.locator('#request .decl[data-name]').evaluateAll((els) => els.map((el) => el.getAttribute('data-name')));
-    expect(declared).toEqual(['get_weather', 'slow_lookup', 'book_trip', 'request_vacation_days', 'ask_for_approval', 'plan_trip', 'save_note', 'echo_html', 'flaky', 'trip_details']);
+    expect(declared).toEqual(['get_weather', 'slow_lookup', 'book_trip', 'request_vacation_days', 'ask_for_approval', 'plan_trip', 'save_note', 'echo_html', 'flaky', 'trip_details', 'booking_helper']);
     expect(await page.locator('#request').textContent()).toContain('Long-running: ask_for_approval');
     await snap(page, '13-model-request');
     const everything = await page.evaluate(async () => {
@@ -359,6 +359,28 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     expect(await thread.locator('.meta .badge.ok').textContent()).toBe('done');
     expect((await order()).slice(-4)).toEqual(['call', 'thread', 'answer', 'other']);
     await snap(page, '15-task-done');
+    expect(pageErrors).toEqual([]);
+  }, 30_000);
+
+  it("#27: a task inside a task is a thread inside its caller's thread", async () => {
+    await send('pick a seat');
+    const outer = page.locator('#events > .task-thread[data-agent="booking_helper"]').last();
+    const inner = outer.locator('.task-body > .task-thread[data-agent="seat_picker"]');
+    await inner.locator('.event', { hasText: 'Which city?' }).waitFor();
+    await idle();
+    expect(await inner.locator('.meta .badge.wait').first().textContent()).toBe('open');
+    await send('aisle');
+    await page.locator('#events > .event', { hasText: 'Done: booking_helper' }).waitFor();
+    await idle();
+    expect(await inner.locator('.event .text').allTextContents()).toEqual(['Pick a seat', 'Which city?', 'aisle']);
+    expect(await inner.getAttribute('class')).toContain('done');
+    expect(await outer.getAttribute('class')).toContain('done');
+    // The outer thread holds its own cards around the inner thread: the call, then the inner thread, then the answer.
+    const kinds = await outer.locator(':scope > .task-body > *').evaluateAll((els) =>
+      els.map((el) => (el.matches('.task-thread') ? 'thread' : el.querySelector('.call[data-name="seat_picker"]') ? 'call' : el.querySelector('.response[data-name="seat_picker"]') ? 'answer' : 'other')),
+    );
+    expect(kinds.slice(0, 4)).toEqual(['other', 'call', 'thread', 'answer']);
+    await snap(page, '17-nested-task');
     expect(pageErrors).toEqual([]);
   }, 30_000);
 
