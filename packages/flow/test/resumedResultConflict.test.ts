@@ -121,7 +121,7 @@ describe('a resumed call\'s result is never lost to a new message (#23)', () => 
     expect(contentsText(w.modelB, 0)).not.toContain('R-7');
     expect(contentsText(w.modelB, 0)).not.toContain('interrupted');
     const events = await stored(service);
-    expect(payAnswers(events).filter((r) => !('error' in r))).toEqual([{ paid: true, receipt: 'R-7' }]);
+    expect(payAnswers(events).filter((r) => r !== undefined && !('error' in r))).toEqual([{ paid: true, receipt: 'R-7' }]);
     // Each event once.
     expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
     // The next turn's model gets the result as a late answer, where it arrived (DESIGN "late answers come last").
