@@ -20,6 +20,10 @@ export type { ToolConfirmation, EventActions } from './content/eventActions.js';
 export { createEventActions, isEmptyActions } from './content/eventActions.js';
 export type { Event, EventInit, ToolProgress } from './content/event.js';
 export type { ToolCallDelta } from './content/toolCallDelta.js';
+export type { FunctionResponsePart } from './content/responseParts.js';
+export { MAX_RESPONSE_PARTS, responsePartsOf, withResponseParts } from './content/responseParts.js';
+export type { ModelOutputMapper, ModelView } from './llmFlow/modelOutput.js';
+export { MODEL_VIEW_METADATA, isModelOutputMapper } from './llmFlow/modelOutput.js';
 export {
   createEvent,
   getFunctionCalls,

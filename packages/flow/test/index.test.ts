@@ -27,6 +27,7 @@ describe('@adkit/flow exports', () => {
         'readyCredential', 'redactAuthConfig', 'redactCredential', 'scanCredentialRequests',
         'SchemaCheck', 'formatStandardIssues', 'isStandardSchema',
         'quoted',
+        'MAX_RESPONSE_PARTS', 'responsePartsOf', 'withResponseParts', 'MODEL_VIEW_METADATA', 'isModelOutputMapper',
         'FINISH_TASK', 'SINGLE_TURN_NUDGE', 'TASK_METADATA_KEY', 'openTasks', 'taskOpeningOf',
       ].sort(),
     );

@@ -1,4 +1,6 @@
+import { keepResponseParts } from './keepResponseParts.js';
 import type { AnySchema, AuthConfig, FunctionDeclaration, RequestProcessor, RunnableTool, SchemaInput, SchemaOutput, ToolContext } from '@adkit/flow';
+import { ConfigError } from '@adkit/flow';
 import { BaseTool } from '@adkit/tool';
 import type { ArgumentParser } from './argumentParser.js';
 import { authStep, type AuthorizedOutcome } from './authStep.js';
@@ -29,6 +31,13 @@ export interface FunctionToolOptions<P extends AnySchema, R extends AnySchema | 
    * from `execute` on a 401: the credential is refreshed once and `execute` runs again.
    */
   auth?: AuthConfig;
+  /**
+   * What the model is sent instead of the result (#30; AI SDK's `toModelOutput`): a redacted
+   * copy, a summary, or `withResponseParts(...)` to send an image. The function response event
+   * keeps the result itself, which clients see and the session stores. A throw is the call's
+   * error (the model never gets the unmapped result).
+   */
+  toModelOutput?: (result: Record<string, unknown>, ctx: ToolContext) => Record<string, unknown> | Promise<Record<string, unknown>>;
 }
 
 /** A tool made by `functionTool`: runnable, registering itself, its schemas at hand. */
@@ -66,6 +75,12 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     if (options.response !== undefined) this.response = options.response;
     if (response.jsonSchema) declaration.responseJsonSchema = response.jsonSchema;
     this.declared = Object.freeze(declaration);
+    if (options.toModelOutput !== undefined) {
+      if (typeof options.toModelOutput !== 'function')
+        throw new ConfigError(`functionTool "${options.name}": toModelOutput must be a function (result, ctx) => what the model is sent; leave it out to send the result.`);
+      // An own property: only tools that map have the capability the flow checks for.
+      Object.defineProperty(this, 'toModelOutput', { value: options.toModelOutput, enumerable: false });
+    }
   }
 
   declaration(): FunctionDeclaration {
@@ -82,10 +97,11 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     if (gate) await gate;
     if (!this.authorize) {
       const result = this.execute(input, ctx);
-      return convert(isThenable(result) ? await result : result, ctx.signal);
+      const value = isThenable(result) ? await result : result;
+      return keepResponseParts(value, convert(value, ctx.signal));
     }
     const outcome = await this.authorize(ctx, () => this.execute(input, ctx));
-    return 'pending' in outcome ? outcome.pending : convert(outcome.value, ctx.signal);
+    return 'pending' in outcome ? outcome.pending : keepResponseParts(outcome.value, convert(outcome.value, ctx.signal));
   }
 
   /** Compiles both schemas on the first call (TypeBox's compiler loads then) and keeps them here. */

@@ -2,6 +2,7 @@ import type { LlmRequest } from '@adkit/flow';
 import type OpenAI from 'openai';
 import { UnsupportedRequestError } from './errors.js';
 import { orderHistory } from './history.js';
+import { toolResultMedia } from './toolResultMedia.js';
 import { reasoningSettings, responseFormat, systemText, toolChoice, type ResponseFormat } from './requestSettings.js';
 import type { SchemaCache } from './schemaCache.js';
 import { toolSpecs, type StrictPlan } from './toolSpecs.js';
@@ -64,6 +65,9 @@ export function chatRequest(request: LlmRequest, defaultModel: string, settings:
     if (turn.kind === 'user') messages.push(userMessage(turn.parts, model));
     else if (turn.kind === 'tool') {
       for (const result of turn.results) messages.push({ role: 'tool', tool_call_id: result.callId, content: result.output });
+      // A tool message carries text only: parts beside results follow in one user message.
+      const media = toolResultMedia(turn.results);
+      if (media.length > 0) messages.push(userMessage(media, model));
     } else {
       const texts: string[] = [];
       const calls: OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall[] = [];

@@ -20,7 +20,8 @@ export interface UserTurn {
 /** The answers to the calls of the model turn just before. */
 export interface ToolResults {
   kind: 'tool';
-  results: Array<{ callId: string; name: string; output: string }>;
+  /** `parts`: images, audio or files the tool put beside its result (`FunctionResponse.parts`). */
+  results: Array<{ callId: string; name: string; output: string; parts?: Part[] }>;
 }
 
 export type Turn = ModelTurn | UserTurn | ToolResults;
@@ -97,7 +98,12 @@ export function orderHistory(contents: readonly Content[]): Turn[] {
         call.answered = true;
         results ??= { kind: 'tool', results: [] };
         if (!turns.includes(results)) turns.push(results);
-        results.results.push({ callId: call.id, name: call.name, output: functionResponseText(response) });
+        results.results.push({
+          callId: call.id,
+          name: call.name,
+          output: functionResponseText(response),
+          ...(response.parts?.length ? { parts: response.parts as Part[] } : {}),
+        });
       } else {
         const late = response.id ? closed.has(response.id) : [...closed.values()].includes(response.name);
         const call = response.id ? ` (call ${response.id})` : '';
@@ -106,6 +112,7 @@ export function orderHistory(contents: readonly Content[]): Turn[] {
             ? `Update from function ${response.name}${call}: ${functionResponseText(response)}`
             : `Function ${response.name}${call} returned: ${functionResponseText(response)}`,
         });
+        if (response.parts?.length) others.push(...(response.parts as Part[]));
       }
     }
     if (others.length > 0) {

@@ -107,7 +107,11 @@ export function responsesRequest(
   for (const turn of orderHistory(request.contents)) {
     if (turn.kind === 'user') input.push(userItem(turn.parts, model));
     else if (turn.kind === 'tool') {
-      for (const result of turn.results) input.push({ type: 'function_call_output', call_id: result.callId, output: result.output });
+      for (const result of turn.results) {
+        // Parts beside the result go in the output's content list (input_text, input_image, input_file).
+        const output = result.parts ? (userItem([{ text: result.output }, ...result.parts], model) as { content: unknown }).content : result.output;
+        input.push({ type: 'function_call_output', call_id: result.callId, output } as InputItem);
+      }
     } else input.push(...modelItems(turn));
   }
   if (input.length === 0) input.push({ role: 'user', content: 'Handle the requests as specified in the System Instruction.' });

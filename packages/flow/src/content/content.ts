@@ -1,3 +1,4 @@
+import type { FunctionResponsePart } from './responseParts.js';
 /**
  * Content types. Structurally the same JSON shape as `@google/genai`'s, so the Gemini adapter maps
  * them almost one to one and an OpenAI-only user never installs the Gemini SDK.
@@ -18,6 +19,8 @@ export interface FunctionResponse {
   id?: string;
   name: string;
   response?: Record<string, unknown>;
+  /** Images, audio, PDFs or files beside the JSON response (a tool's `withResponseParts`). */
+  parts?: FunctionResponsePart[];
   /** Set on responses that Gemini should not wait for (not used by the flow itself). */
   willContinue?: boolean;
 }

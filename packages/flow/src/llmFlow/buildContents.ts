@@ -1,3 +1,4 @@
+import { modelViewOf } from './modelOutput.js';
 import type { Content, FunctionCall, FunctionResponse, Part } from '../content/content.js';
 import type { Event } from '../content/event.js';
 import { CLIENT_FUNCTION_CALL_ID_PREFIX } from '../content/ids.js';
@@ -194,7 +195,7 @@ class History {
         continue;
       }
       if (awaited && owner === this.last() && this.replaceInPlace(owner, part)) continue;
-      const text = lateAnswerText(findCall(owner, id), response);
+      const text = lateAnswerText(findCall(owner, id), part.partMetadata ? modelViewOf(part).functionResponse! : response);
       if (awaited && slot) {
         const content = this.contentOf(slot.entry);
         const replaced = [...(content.parts ?? [])];
@@ -398,7 +399,7 @@ function presentAsContext(author: string, parts: readonly Part[]): Content | und
       });
     else if (part.functionResponse)
       lines.push({
-        text: `[${author}] \`${part.functionResponse.name}\` tool returned result: ${JSON.stringify(part.functionResponse.response ?? {})}`,
+        text: `[${author}] \`${part.functionResponse.name}\` tool returned result: ${JSON.stringify(modelViewOf(part).functionResponse!.response ?? {})}`,
       });
     else lines.push(part);
   }
@@ -406,7 +407,9 @@ function presentAsContext(author: string, parts: readonly Part[]): Content | und
 }
 
 function clearClientIds(content: Content): Content {
-  const parts = content.parts?.map((part) => {
+  const parts = content.parts?.map((given) => {
+    // A tool's toModelOutput view replaces its stored result in what the model gets (#30).
+    const part = given.partMetadata ? modelViewOf(given) : given;
     if (part.functionCall?.id?.startsWith(CLIENT_FUNCTION_CALL_ID_PREFIX)) {
       const { id: _id, ...call } = part.functionCall;
       return { ...part, functionCall: call };

@@ -1,3 +1,5 @@
+import { isModelOutputMapper, type ModelView } from './modelOutput.js';
+import { checkedResponseParts, responsePartsOf, type FunctionResponsePart } from '../content/responseParts.js';
 import {
   firstResult,
   type AfterToolCallback,
@@ -6,6 +8,7 @@ import {
   type ToolResult,
 } from '../runner/callbacks.js';
 import { RunAbortedError } from './deadline.js';
+import { errorMessage } from '../errors.js';
 import type { Tool } from '../tools/tool.js';
 import type { ToolContext } from '../context/toolContext.js';
 import { toJsonValue } from '../content/toJsonValue.js';
@@ -21,6 +24,10 @@ export interface ToolCallbacks {
 export interface ToolOutcome {
   result?: ToolResult;
   error?: unknown;
+  /** The parts the tool put beside its result (`withResponseParts`), checked. */
+  parts?: FunctionResponsePart[];
+  /** What the model is sent instead, when the tool has `toModelOutput`. */
+  modelView?: ModelView;
 }
 
 /**
@@ -43,6 +50,7 @@ export async function callTool(
   let result: ToolResult | undefined;
   let error: unknown;
   let failed = false;
+  let parts: FunctionResponsePart[] | undefined;
 
   try {
     result =
@@ -54,7 +62,15 @@ export async function callTool(
 
   if (result === undefined && !failed) {
     try {
-      result = resultAsJson(tool.name, await run());
+      const raw = await run();
+      // Parts beside the result (#30): taken off before the result becomes plain JSON.
+      const attached = responsePartsOf(raw);
+      if (attached !== undefined) {
+        const checked = checkedResponseParts(tool.name, attached);
+        if (checked instanceof Error) throw checked;
+        parts = checked;
+      }
+      result = resultAsJson(tool.name, raw);
     } catch (thrown) {
       if (thrown instanceof RunAbortedError) throw thrown;
       failed = true;
@@ -82,6 +98,12 @@ export async function callTool(
     const replaced =
       (await firstResult(callbacks.after.plugins, afterArgs)) ?? (await firstResult(callbacks.after.agent, afterArgs));
     if (replaced !== undefined) {
+      const attached = responsePartsOf(replaced);
+      if (attached !== undefined) {
+        const checked = checkedResponseParts(tool.name, attached);
+        if (checked instanceof Error) throw checked;
+        parts = checked;
+      }
       result = resultAsJson(tool.name, replaced);
       failed = false;
       error = undefined;
@@ -92,7 +114,24 @@ export async function callTool(
     result = undefined;
   }
 
-  return failed ? { error } : { result };
+  if (failed) return { error };
+  const outcome: ToolOutcome = parts && parts.length > 0 && result !== undefined ? { result, parts } : { result };
+  if (result !== undefined && isModelOutputMapper(tool)) {
+    // What the model is sent (redacted, summarised); a failure here is the call's error, so the
+    // model never gets the unmapped result.
+    try {
+      const mapped: unknown = await tool.toModelOutput(result, context);
+      const attached = responsePartsOf(mapped);
+      const mappedParts = attached === undefined ? undefined : checkedResponseParts(tool.name, attached);
+      if (mappedParts instanceof Error) throw mappedParts;
+      const response = resultAsJson(tool.name, mapped) ?? {};
+      outcome.modelView = mappedParts && mappedParts.length > 0 ? { response, parts: mappedParts } : { response };
+    } catch (thrown) {
+      if (thrown instanceof RunAbortedError) throw thrown;
+      return { error: new Error(`Tool "${tool.name}": toModelOutput failed: ${errorMessage(thrown)}`, { cause: thrown }) };
+    }
+  }
+  return outcome;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { InvocationContext } from '../context/invocationContext.js';
 import { errorMessage } from '../errors.js';
 import { artifactNameProblem } from '../services/artifactName.js';
 import type { ToolOutcome } from './callTool.js';
+import { budgetResponseParts } from './budgetResponseParts.js';
 
 /** The smallest `maxToolOutputBytes` an agent accepts: room for a head and the note. */
 export const MIN_TOOL_OUTPUT_BYTES = 1024;
@@ -79,7 +80,8 @@ export async function applyToolOutputBudget(
   executed: { call: FunctionCall; outcome: ToolOutcome; respond: boolean; actions: EventActions },
 ): Promise<ToolOutcome> {
   const maxBytes = (invocation.agent as { maxToolOutputBytes?: number }).maxToolOutputBytes;
-  const { call, outcome } = executed;
+  const { call } = executed;
+  let { outcome } = executed;
   if (maxBytes === undefined || !executed.respond) return outcome;
   if (outcome.error !== undefined) {
     const message = errorMessage(outcome.error);
@@ -90,14 +92,15 @@ export async function applyToolOutputBudget(
   }
   if (outcome.result === undefined) return outcome;
   const context = new ToolCallContext(invocation, { actions: executed.actions, functionCall: call, functionCallId: call.id || call.name });
+  if (outcome.parts) outcome = await budgetParts(outcome, call, maxBytes, context);
   const result = await budgetToolOutput({
     toolName: call.name,
     functionCallId: call.id ?? '',
-    response: outcome.result,
+    response: outcome.result!,
     maxBytes,
     context,
   });
-  return result === outcome.result ? outcome : { result };
+  return result === outcome.result ? outcome : { ...outcome, result };
 }
 
 /** The first at most `limit` bytes of UTF-8, ending on a character boundary. */
@@ -114,4 +117,12 @@ function artifactName(toolName: string, functionCallId: string): string {
   const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/\.{2,}/g, '_').slice(0, 100);
   const name = `${TOOL_OUTPUT_ARTIFACT_PREFIX}${safe(toolName)}-${safe(functionCallId) || 'call'}.json`;
   return artifactNameProblem(name) === undefined ? name : `${TOOL_OUTPUT_ARTIFACT_PREFIX}result-${Date.now()}.json`;
+}
+
+/** The outcome with its inline parts over the budget set aside as artifacts (`budgetResponseParts`). */
+async function budgetParts(outcome: ToolOutcome, call: FunctionCall, maxBytes: number, context: ToolCallContext): Promise<ToolOutcome> {
+  const { parts, setAside } = await budgetResponseParts(call.name, call.id ?? '', outcome.parts!, maxBytes, context);
+  if (setAside.length === 0) return outcome;
+  const note = `${setAside.length} part(s) of this result are over maxToolOutputBytes (${maxBytes}) and were left out; those with an artifact can be loaded with load_artifacts.`;
+  return { ...outcome, result: { ...outcome.result, partsSetAside: setAside, partsNote: note }, ...(parts.length > 0 ? { parts } : { parts: undefined }) };
 }
