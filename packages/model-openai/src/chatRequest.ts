@@ -66,7 +66,7 @@ export function chatRequest(request: LlmRequest, defaultModel: string, settings:
     else if (turn.kind === 'tool') {
       for (const result of turn.results) messages.push({ role: 'tool', tool_call_id: result.callId, content: result.output });
       // A tool message carries text only: parts beside results follow in one user message.
-      const media = toolResultMedia(turn.results);
+      const media = toolResultMedia(turn.results, model);
       if (media.length > 0) messages.push(userMessage(media, model));
     } else {
       const texts: string[] = [];

@@ -1,3 +1,4 @@
+import { sendableParts } from './toolResultMedia.js';
 import type { LlmRequest, Part } from '@adkit/flow';
 import type OpenAI from 'openai';
 import type { MappedRequest, RequestSettings } from './chatRequest.js';
@@ -109,7 +110,7 @@ export function responsesRequest(
     else if (turn.kind === 'tool') {
       for (const result of turn.results) {
         // Parts beside the result go in the output's content list (input_text, input_image, input_file).
-        const output = result.parts ? (userItem([{ text: result.output }, ...result.parts], model) as { content: unknown }).content : result.output;
+        const output = result.parts ? (userItem([{ text: result.output }, ...sendableParts(result.parts, model, 'responses')], model) as { content: unknown }).content : result.output;
         input.push({ type: 'function_call_output', call_id: result.callId, output } as InputItem);
       }
     } else input.push(...modelItems(turn));

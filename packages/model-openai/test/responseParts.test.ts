@@ -76,13 +76,34 @@ describe('#30: parts beside tool results, OpenAI', () => {
     expect(messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: '{"title":"Sales"}' });
   });
 
-  it('a part OpenAI cannot take (inline audio) is refused with UNSUPPORTED_CONTENT, nothing sent', async () => {
+  it('a part OpenAI cannot take (inline audio; a PDF by URL in Chat) goes as a text label, so the request still goes out', async () => {
     server = await startReplayServer();
-    const audio = contents.map((c, i) =>
-      i === 2 ? createUserContent([{ functionResponse: { id: 'call_1', name: 'chart', response: {}, parts: [{ inlineData: { mimeType: 'audio/wav', data: 'AAAA' } }] } }]) : c,
-    );
-    const [response] = await collect(openaiAt(server, 'gpt-4o'), createLlmRequest({ contents: audio }), false);
-    expect(response!.errorCode).toBe('UNSUPPORTED_CONTENT');
-    expect(server.requests).toHaveLength(0);
+    server.enqueue({ endpoint: '/chat/completions', json: { choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] } });
+    server.enqueue({ endpoint: '/responses', json: { id: 'r', object: 'response', status: 'completed', model: 'gpt-4.1', output: [{ type: 'message', id: 'm', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok', annotations: [] }] }] } });
+    const odd = [
+      { inlineData: { mimeType: 'audio/wav', data: 'AAAA' } },
+      { fileData: { mimeType: 'application/pdf', fileUri: 'https://example.com/r.pdf' } },
+    ];
+    const withOdd = contents.map((c, i) => (i === 2 ? createUserContent([{ functionResponse: { id: 'call_1', name: 'chart', response: {}, parts: odd } }]) : c));
+    const [chat] = await collect(openaiAt(server, 'gpt-4o'), createLlmRequest({ contents: withOdd }), false);
+    expect(chat!.errorCode).toBeUndefined();
+    expect((sentBodies(server)[0]!.messages as Record<string, unknown>[]).at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: '[Returned by chart (call call_1) beside its result:]' },
+        { type: 'text', text: '[inline data: audio/wav]' },
+        { type: 'text', text: '[file: https://example.com/r.pdf (application/pdf)]' },
+      ],
+    });
+    await collect(openaiAt(server, 'gpt-4.1', { api: 'responses' }), createLlmRequest({ contents: withOdd }), false);
+    expect((sentBodies(server)[1]!.input as Record<string, unknown>[]).at(-1)).toEqual({
+      type: 'function_call_output',
+      call_id: 'call_1',
+      output: [
+        { type: 'input_text', text: '{}' },
+        { type: 'input_text', text: '[inline data: audio/wav]' },
+        { type: 'input_file', file_url: 'https://example.com/r.pdf' },
+      ],
+    });
   });
 });
