@@ -56,8 +56,13 @@ class StreamingFunctionToolImpl<P extends AnySchema> implements StreamingFunctio
     return this.declared;
   }
 
-  async processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> {
-    packTool(request, this);
+  /** Registers the tool and its declaration (PK-1); nothing to wait for unless refused (a rejected promise), see `BaseTool`. */
+  processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> | void {
+    try {
+      packTool(request, this);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async *runStream(ctx: ToolContext, args: Record<string, unknown>): AsyncGenerator<string, void, undefined> {

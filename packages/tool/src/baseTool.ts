@@ -39,9 +39,17 @@ export abstract class BaseTool implements RunnableTool, RequestProcessor {
   /** Runs one call. Throw (ideally a `ToolError`) to answer the model with `{error}`. */
   abstract run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
 
-  /** Registers the tool in the request and advertises its declaration (PK-1). */
-  async processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> {
-    packTool(request, this);
+  /**
+   * Registers the tool in the request and advertises its declaration (PK-1). Returns nothing when
+   * that worked, so a step with many tools does not wait a microtask turn for each (#24); a refusal
+   * (`DUPLICATE_TOOL`) is still a rejected promise. A subclass may return a promise.
+   */
+  processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> | void {
+    try {
+      packTool(request, this);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** The description to declare: with the long-running note when the tool is long-running (FT-3). */

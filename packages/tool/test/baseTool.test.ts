@@ -62,4 +62,30 @@ describe('BaseTool', () => {
     expect(getFunctionResponses(events[1]!)[0]!.response).toEqual({ echo: 'hi' });
     expect((await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' }))!.state).toEqual({ echoed: 'hi' });
   });
+
+  // #24: registering is synchronous, so the flow waits no microtask turn per tool per step; a
+  // refusal is still a rejection, as from the async method it was.
+  it('PK-1: processRequest registers at once and returns nothing; a duplicate is a rejected promise, the table unchanged', async () => {
+    const echo = new Echo();
+    const request = createLlmRequest();
+    expect(echo.processRequest(createToolContext(), request)).toBeUndefined();
+    expect(request.tools.echo).toBe(echo);
+    const again = echo.processRequest(createToolContext(), request);
+    expect(again).toBeInstanceOf(Promise);
+    await expect(again).rejects.toMatchObject({ code: 'DUPLICATE_TOOL' });
+    expect(Object.keys(request.tools)).toEqual(['echo']);
+    expect(request.config.tools).toEqual([{ functionDeclarations: [echo.declaration()] }]);
+  });
+
+  it('a subclass whose processRequest awaits something is waited for before the model is called', async () => {
+    class Late extends Echo {
+      override async processRequest(...[ctx, request]: Parameters<BaseTool['processRequest']>): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await super.processRequest(ctx, request);
+      }
+    }
+    const model = new ScriptedModel([functionCallResponse([{ name: 'echo', args: { text: 'late' } }]), textResponse('done')]);
+    const { events } = await runOnce(new LlmAgent({ name: 'a', model, tools: [new Late()] }));
+    expect(getFunctionResponses(events[1]!)[0]!.response).toEqual({ echo: 'late' });
+  });
 });

@@ -69,7 +69,11 @@ export async function buildRequest(
       problems.push(refused);
       continue;
     }
-    if (isRequestProcessor(tool)) await tool.processRequest(processing, request);
+    if (isRequestProcessor(tool)) {
+      // Most tools register synchronously: only a promise is waited for (#24).
+      const pending = tool.processRequest(processing, request);
+      if (pending) await pending;
+    }
     else if (isStreamingTool(tool) || isRunnableTool(tool)) packTool(request, tool);
   }
   for (const toolset of resolved.toolsets) {

@@ -33,10 +33,11 @@ export interface StreamingTool extends Tool {
 
 /**
  * A tool or toolset that changes each request before it goes to the model (spec TC-5). It runs
- * every model step; state it writes is saved with that step's model event.
+ * every model step; state it writes is saved with that step's model event. A processor with
+ * nothing to wait for may return nothing: the flow then does not wait a turn for it (#24).
  */
 export interface RequestProcessor {
-  processRequest(ctx: RequestContext, request: LlmRequest): Promise<void>;
+  processRequest(ctx: RequestContext, request: LlmRequest): Promise<void> | void;
 }
 
 /**
