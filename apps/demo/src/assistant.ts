@@ -28,7 +28,8 @@ const INSTRUCTION = `You are the adkit demo assistant: a travel and office helpe
 - Packing: load the packing-list skill and follow it.
 - Notes: save_note adds to the user's notes; read them with load_artifacts.
 - Memory: call load_memory for what the user told you in earlier sessions.
-- Pets: the pet shop's REST API: list_pets shows who waits for a home; adopt_pet adopts one (the user approves first).`;
+- Pets: the pet shop's REST API: list_pets shows who waits for a home; adopt_pet adopts one (the user approves first).
+- Calendar: list_events shows the user's calendar (an MCP server behind OAuth); until the user has signed in, call authorize_calendar, which asks for their consent.`;
 
 /** What the assistant is built from. */
 export interface AssistantParts {
@@ -37,16 +38,19 @@ export interface AssistantParts {
   folder: SharedFolder;
   /** The pet shop REST API as a toolset (its OpenAPI description). */
   petShop: Toolset;
+  /** The calendar MCP server behind OAuth (`mcpToolset({url, auth})`). */
+  calendar: Toolset;
 }
 
 /**
  * The demo's assistant, wired with every pack: function tools (plain, confirmed, long-running,
  * streaming), a summarizer agent as a tool, two MCP servers (in-memory and the filesystem server
- * over stdio), a REST API through its OpenAPI description (the pet shop), the skills folder,
+ * over stdio, and the calendar over Streamable HTTP behind OAuth), a REST API through its OpenAPI
+ * description (the pet shop), the skills folder,
  * memory, artifacts, and Google Search when a Gemini model is set.
  * Offline, it and its summarizer run on the demo brain.
  */
-export function createAssistant({ choice, folder, petShop }: AssistantParts): LlmAgent {
+export function createAssistant({ choice, folder, petShop, calendar }: AssistantParts): LlmAgent {
   const tools: (Tool | Toolset)[] = [
     getWeather,
     convertCurrency,
@@ -68,7 +72,7 @@ export function createAssistant({ choice, folder, petShop }: AssistantParts): Ll
     model: choice.model ?? new DemoBrain(),
     instruction: INSTRUCTION,
     tools,
-    toolsets: [weatherToolset(), folder.toolset, petShop, skillToolset({ source: fileSystemSource(SKILLS_FOLDER) })],
+    toolsets: [weatherToolset(), folder.toolset, petShop, calendar, skillToolset({ source: fileSystemSource(SKILLS_FOLDER) })],
     // A task agent: installed as the trip_details tool, it talks with the user until it has the details.
     subAgents: [tripDetailsAgent(choice.model)],
   });

@@ -1,5 +1,5 @@
 import type { FunctionCall, FunctionResponse, LlmRequest, LlmResponse } from '@adkit/flow';
-import { calls, callsAnswered, citiesIn, instructionText, lastUserText, says, type LateAnswer } from './brainRequest.js';
+import { calls, callsAnswered, citiesIn, hasTool, instructionText, lastUserText, says, type LateAnswer } from './brainRequest.js';
 import { WEATHER } from './travelTools.js';
 
 type Response = Record<string, unknown>;
@@ -15,6 +15,9 @@ export function replyToResults(responses: readonly FunctionResponse[], request: 
     const resource = /references\/[\w./-]+/.exec(instructions)?.[0];
     if (resource) return calls({ name: 'load_skill_resource', args: { skill_name: only!.response?.skill_name, resource_path: resource } });
   }
+  // Signed in: the calendar's tools are listed now, so make the call the consent was for.
+  if (responses.length === 1 && only!.name === 'authorize_calendar' && hasTool(request, 'list_events') && !only!.response?.error)
+    return calls({ name: 'list_events', args: { day: /\btomorrow\b/i.test(lastUserText(request)) ? 'tomorrow' : 'today' } });
   const answered = callsAnswered(request, responses);
   return says(responses.map((response, i) => describe(response, answered[i], request)).join('\n'));
 }
@@ -101,6 +104,10 @@ function describe({ name, response = {} }: FunctionResponse, call: FunctionCall 
         ? 'The pet shop has no pets waiting right now.'
         : `The pet shop's API lists ${found.map((pet) => `${pet.name} (a ${pet.age}-year-old ${pet.species})`).join(', ')}.`;
     }
+    case 'authorize_calendar':
+      return r.status === 'Pending User Authorization.' ? 'Please sign in to your calendar first: open the link to give your consent.' : `The calendar says: ${String(r.status)}`;
+    case 'list_events':
+      return `The calendar MCP server (behind OAuth, with your token) says: ${String(r.output ?? '').trim()}.`;
     case 'adopt_pet': {
       const body = r.body as { adopted?: string; species?: string } | undefined;
       return `You adopted ${body?.adopted ?? 'the pet'}, the ${body?.species ?? 'pet'}; the pet shop's API answered ${r.status}.`;

@@ -7,7 +7,7 @@ export const BRAIN_HELP =
   'I am the offline demo brain, so I only understand a few requests: weather and currency ("weather in Lisbon and Tokyo, 200 USD in EUR"), ' +
   '"book 3 nights in Oslo", "reimburse $480 for the client dinner", "5 days of vacation", "summarise: …", "3-day forecast for Oslo", ' +
   '"list the shared folder", "read welcome.txt", "help me pack for Oslo", "plan 3 days in Tokyo", "plan a trip", "save a note: …", "what is in my notes?", ' +
-  '"remember that my favourite city is …", "what is my favourite city?", "which pets can I adopt?", "adopt Kitty". Set OPENAI_API_KEY or GEMINI_API_KEY to talk to a real model.';
+  '"remember that my favourite city is …", "what is my favourite city?", "which pets can I adopt?", "adopt Kitty", "show my calendar". Set OPENAI_API_KEY or GEMINI_API_KEY to talk to a real model.';
 
 /** How much of a message the rules read. */
 const MAX_READ = 2_000;
@@ -137,6 +137,14 @@ const pets: Rule = (text, lower, request) => {
   return use(request, 'list_pets', species ? { species } : {});
 };
 
+const calendar: Rule = (_text, lower, request) => {
+  if (!/\b(calendar|agenda|schedule|meetings?)\b/.test(lower)) return undefined;
+  const day = /\btomorrow\b/.test(lower) ? 'tomorrow' : 'today';
+  // Behind OAuth: until the user has signed in, the calendar toolset offers only its consent tool.
+  if (hasTool(request, 'list_events')) return calls({ name: 'list_events', args: { day } });
+  return use(request, 'authorize_calendar', {}, 'The calendar needs the calendar MCP server, which I do not have here.');
+};
+
 const weatherAndMoney: Rule = (text, lower, request) => {
   const wanted: { name: string; args: Record<string, unknown> }[] = [];
   if (/\b(weather|temperature|warm|cold)\b/.test(lower)) for (const city of citiesIn(text)) wanted.push({ name: 'get_weather', args: { city } });
@@ -148,4 +156,4 @@ const weatherAndMoney: Rule = (text, lower, request) => {
 };
 
 /** The rules, in order: the first that answers wins ("save a note: pack the umbrella" is a note). */
-const RULES: readonly Rule[] = [summarise, notes, remember, recall, expenses, vacation, trip, book, forecast, itinerary, pack, files, search, pets, weatherAndMoney];
+const RULES: readonly Rule[] = [summarise, notes, remember, recall, expenses, vacation, trip, book, forecast, itinerary, pack, files, search, pets, calendar, weatherAndMoney];

@@ -25,6 +25,7 @@ export const DEMO_SCRIPT: readonly DemoStep[] = [
   { session: 'monday', say: 'List the shared folder and read welcome.txt.' },
   { session: 'monday', say: 'Which cats can I adopt?' },
   { session: 'monday', say: 'Adopt Kitty, please.' },
+  { session: 'monday', say: 'Show my calendar for today.' },
   { session: 'monday', say: 'Help me pack for Oslo.' },
   { session: 'monday', say: 'Plan 3 days in Lisbon for me.' },
   { session: 'monday', say: 'Save a note: buy a Lisboa card at the airport.' },

@@ -47,11 +47,22 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   }
 }
 
-/** Answers each confirmation and long-running call the turn left waiting, until none is left. */
+/**
+ * Answers each confirmation, consent and long-running call the turn left waiting, until none is
+ * left. A consent is given as the user would give it: the link is printed, the user signs in on
+ * the provider's page and consents (its forms submitted over HTTP), and the URL the provider sends
+ * the browser back to goes to the flow as the credential reply (its code is never printed).
+ */
 async function answerWhatWaits(app: DemoApp, conversation: Conversation, decider: DemoDecider, output: DemoOutput, style: Style): Promise<void> {
   for (let round = 0; round < 5; round++) {
-    const { confirmations, longRunning } = await app.pending(conversation);
-    if (confirmations.length === 0 && longRunning.length === 0) return;
+    const { confirmations, longRunning, credentials } = await app.pending(conversation);
+    if (confirmations.length === 0 && longRunning.length === 0 && credentials.length === 0) return;
+    for (const request of credentials) {
+      output.line(style.waiting(`  🔑 sign in to let ${request.originalCall.name} reach your account: ${request.authUri ?? '(no link)'}`));
+      const authResponseUri = await app.consentInBrowser(conversation, request);
+      output.line(`${style.user(conversation.userId)}: signs in on the provider's page and consents; the browser comes back to ${new URL(authResponseUri).origin}${new URL(authResponseUri).pathname}`);
+      await app.consent(conversation, request, authResponseUri);
+    }
     for (const request of confirmations) {
       const decision = decider.confirmation(request);
       const { name, args = {} } = request.originalCall;

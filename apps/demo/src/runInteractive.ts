@@ -1,3 +1,4 @@
+import type { PendingCredentialRequest } from '@adkit/auth';
 import type { ConfirmationDecision, PendingConfirmation } from '@adkit/confirmation';
 import { createUserContent, errorMessage } from '@adkit/flow';
 import { APP_NAME, DemoApp, type Conversation } from './demoApp.js';
@@ -27,7 +28,7 @@ export const CHAT_USER = 'you';
 const HELP =
   'Type a message. /new starts a new session (memory carries over), /pending lists what waits, /quit leaves.\n' +
   'Try: "book 3 nights in Oslo", "reimburse $480 for the client dinner", "5 days of vacation", "3-day forecast for Oslo", ' +
-  '"help me pack for Oslo", "plan 3 days in Tokyo", "save a note: …", "what is in my notes?".';
+  '"help me pack for Oslo", "plan 3 days in Tokyo", "save a note: …", "what is in my notes?", "show my calendar".';
 
 /**
  * `npm run demo -- --interactive`: a chat with the assistant. After each turn the chat asks you
@@ -67,8 +68,9 @@ export async function runInteractive(options: InteractiveOptions): Promise<void>
         deferred.clear();
         output.line(style.dim(`(new session ${conversation.sessionId})`));
       } else if (text === '/pending') {
-        const { confirmations, longRunning } = await app.pending(conversation);
-        output.line(style.dim(`(waiting: ${[...confirmations.map((c) => c.originalCall.name), ...longRunning.map((l) => l.call.name)].join(', ') || 'nothing'})`));
+        const { confirmations, longRunning, credentials } = await app.pending(conversation);
+        const names = [...confirmations.map((c) => c.originalCall.name), ...credentials.map((c) => `${c.originalCall.name} (sign in)`), ...longRunning.map((l) => l.call.name)];
+        output.line(style.dim(`(waiting: ${names.join(', ') || 'nothing'})`));
         if (!(await answer(conversation, true))) break;
       } else {
         try {
@@ -97,8 +99,12 @@ async function startConversation(app: DemoApp, output: DemoOutput): Promise<Conv
     return { userId: CHAT_USER, sessionId: 'chat-1' };
   }
   const full = await app.runner.sessionService.getSession({ appName: APP_NAME, userId: CHAT_USER, sessionId: latest.id });
-  const { confirmations, longRunning } = await pendingWork(full);
-  const waiting = [...confirmations.map((c) => `${c.originalCall.name} (for you)`), ...longRunning.map((l) => `${l.call.name} (for the manager)`)];
+  const { confirmations, longRunning, credentials } = await pendingWork(full);
+  const waiting = [
+    ...confirmations.map((c) => `${c.originalCall.name} (for you)`),
+    ...credentials.map((c) => `${c.originalCall.name} (for you to sign in)`),
+    ...longRunning.map((l) => `${l.call.name} (for the manager)`),
+  ];
   output.line(`(resuming session ${latest.id}: ${full?.events.length ?? 0} events${waiting.length > 0 ? `; waiting: ${waiting.join(', ')}` : ''})`);
   return { userId: CHAT_USER, sessionId: latest.id };
 }
@@ -127,23 +133,46 @@ async function answerWhatWaits(app: DemoApp, conversation: Conversation, ask: As
   const { deferred, includeDeferred } = options;
   const asked = new Set<string>();
   while (true) {
-    const { confirmations, longRunning } = await app.pending(conversation);
-    const waitingIds = new Set([...confirmations.map((c) => c.call.id ?? ''), ...longRunning.map((l) => l.call.id ?? '')]);
+    const { confirmations, longRunning, credentials } = await app.pending(conversation);
+    const waitingIds = new Set([...confirmations, ...credentials, ...longRunning].map((entry) => entry.call.id ?? ''));
     for (const id of deferred) if (!waitingIds.has(id)) deferred.delete(id); // answered elsewhere (another process, the dev UI)
     const open = (id: string | undefined) => !asked.has(id ?? '') && (includeDeferred || !deferred.has(id ?? ''));
     const request = confirmations.find((c) => open(c.call.id));
-    const call = request ? undefined : longRunning.find((l) => open(l.call.id));
-    if (!request && !call) {
+    const consent = request ? undefined : credentials.find((c) => open(c.call.id));
+    const call = request || consent ? undefined : longRunning.find((l) => open(l.call.id));
+    if (!request && !consent && !call) {
       // A reminder of what was left for later in an earlier pass (not of what was just left).
+      const leftOver = (id: string | undefined) => deferred.has(id ?? '') && !asked.has(id ?? '');
       const later = [
-        ...confirmations.filter((c) => deferred.has(c.call.id ?? '') && !asked.has(c.call.id ?? '')).map((c) => c.originalCall.name),
-        ...longRunning.filter((l) => deferred.has(l.call.id ?? '') && !asked.has(l.call.id ?? '')).map((l) => l.call.name),
+        ...confirmations.filter((c) => leftOver(c.call.id)).map((c) => c.originalCall.name),
+        ...credentials.filter((c) => leftOver(c.call.id)).map((c) => c.originalCall.name),
+        ...longRunning.filter((l) => leftOver(l.call.id)).map((l) => l.call.name),
       ];
       if (later.length > 0) output.line(style.dim(`(left for later: ${later.join(', ')}; /pending asks again)`));
       return true;
     }
-    const id = (request?.call.id ?? call?.call.id) ?? '';
+    const id = (request?.call.id ?? consent?.call.id ?? call?.call.id) ?? '';
     asked.add(id);
+    if (consent) {
+      const given = await askConsent(app, conversation, consent, ask, output, style);
+      if (given === 'ended') {
+        output.line(style.dim('(input ended; what waits stays in the session: run again with the same --db to answer it)'));
+        return false;
+      }
+      if (given === 'later') {
+        deferred.add(id);
+        output.line(style.dim(`(${consent.originalCall.name} waits for you to sign in: type /pending to answer it)`));
+        continue;
+      }
+      deferred.delete(id);
+      try {
+        await app.consent(conversation, consent, given);
+      } catch (error) {
+        output.line(style.error(`(the turn failed: ${errorMessage(error)})`));
+        return true;
+      }
+      continue;
+    }
     const answer = request ? await askConfirmation(request, ask, output, style) : await askManager(call!, ask, output, style);
     if (answer === 'ended') {
       output.line(style.dim('(input ended; what waits stays in the session: run again with the same --db to answer it)'));
@@ -195,6 +224,40 @@ async function askConfirmation(request: PendingConfirmation, ask: Ask, output: D
     } catch (error) {
       output.line(style.error(`(not JSON: ${errorMessage(error)})`));
     }
+  }
+}
+
+/**
+ * Shows the consent link and reads the URL the provider sent the browser back to; `/consent`
+ * signs in for you on the demo's provider (as the chat's user) instead, `l` leaves it for later.
+ */
+async function askConsent(
+  app: DemoApp,
+  conversation: Conversation,
+  request: PendingCredentialRequest,
+  ask: Ask,
+  output: DemoOutput,
+  style: Style,
+): Promise<string | 'later' | 'ended'> {
+  const { name } = request.originalCall;
+  output.line(style.waiting(`🔑 sign in to let ${name} reach your account: ${request.authUri ?? '(no link)'}`));
+  output.line(style.dim(`(open the link, sign in with any name and password, consent, then paste the address the browser lands on; /consent does it for you, l leaves it for later)`));
+  while (true) {
+    const line = (await ask('redirect URL, /consent or [l]ater: '))?.trim();
+    if (line === undefined) return 'ended';
+    if (/^(l|later|skip)$/i.test(line)) return 'later';
+    if (line === '/consent') {
+      try {
+        const uri = await app.consentInBrowser(conversation, request);
+        output.line(style.dim(`(signed in as "${conversation.userId}" on the demo's provider and consented)`));
+        return uri;
+      } catch (error) {
+        output.line(style.error(`(the consent failed: ${errorMessage(error)})`));
+        continue;
+      }
+    }
+    if (request.redirectUri && line.startsWith(request.redirectUri) && URL.canParse(line)) return line;
+    output.line(style.error(`(that is not the address the provider sends you back to: it starts with ${request.redirectUri ?? 'the app\'s callback'})`));
   }
 }
 

@@ -1,4 +1,4 @@
-import { REQUEST_CONFIRMATION_FUNCTION, taskOpeningOf, type Event, type Part, type ToolProgress } from '@adkit/flow';
+import { REQUEST_CONFIRMATION_FUNCTION, REQUEST_CREDENTIAL_FUNCTION, taskOpeningOf, type Event, type Part, type ToolProgress } from '@adkit/flow';
 import type { Style } from './style.js';
 
 /** One line to show: a lasting `line`, or a `progress` report a terminal may redraw in place. */
@@ -43,13 +43,15 @@ export class Transcript {
     const who = style.agent(event.author);
     if (part.functionCall) {
       const call = part.functionCall;
-      if (call.name === REQUEST_CONFIRMATION_FUNCTION) return [];
+      // The flow's own requests are shown by what waits (the approval, the consent link), not as calls.
+      if (call.name === REQUEST_CONFIRMATION_FUNCTION || call.name === REQUEST_CREDENTIAL_FUNCTION) return [];
       const background = call.id && event.longRunningToolIds?.includes(call.id) ? style.dim(' (long-running)') : '';
       return [line(`${who} → ${style.call(`${call.name}(${compact(call.args ?? {})})`)}${background}`)];
     }
     if (part.functionResponse) {
       const { id, name, response = {} } = part.functionResponse;
-      if (name === REQUEST_CONFIRMATION_FUNCTION) return [];
+      if (name === REQUEST_CONFIRMATION_FUNCTION || name === REQUEST_CREDENTIAL_FUNCTION) return [];
+      if (id && event.actions?.requestedAuthConfigs?.[id]) return [line(style.waiting(`  🔑 ${name} is waiting for you to sign in`))];
       const requested = id ? event.actions?.requestedToolConfirmations?.[id] : undefined;
       if (requested) {
         // A payload asks the approver to fill something in; the hint that comes with it says what.

@@ -82,7 +82,7 @@ describe('pendingWork', () => {
 
   it('a failed long-running call, and an ordinary call, wait for nothing; no session waits for nothing', async () => {
     expect((await pendingWork(session([call('lr', 'ask_for_approval', true), answer('a', 'lr', 'ask_for_approval', { error: 'boom' })]))).longRunning).toEqual([]);
-    expect(await pendingWork(session([call('n', 'get_weather', false), answer('user', 'n', 'get_weather', { forged: true })]))).toEqual({ confirmations: [], longRunning: [] });
-    expect(await pendingWork(undefined)).toEqual({ confirmations: [], longRunning: [] });
+    expect(await pendingWork(session([call('n', 'get_weather', false), answer('user', 'n', 'get_weather', { forged: true })]))).toEqual({ confirmations: [], longRunning: [], credentials: [] });
+    expect(await pendingWork(undefined)).toEqual({ confirmations: [], longRunning: [], credentials: [] });
   });
 });
