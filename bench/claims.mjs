@@ -1,4 +1,4 @@
-// The claims of issue #18, each checked against the rows the benchmarks returned: what adkit
+// The claims of issue #18 (goals tightened by #24), each checked against the rows the benchmarks returned: what adkit
 // measured, its anchor (@google/adk, the raw SDK client, a bare call), the ratio, the goal, and
 // whether the goal was met. A claim whose bench is missing, failed or returned no such row is
 // "not measured yet", with the reason.
@@ -71,8 +71,9 @@ export const claims = [
           adkit: time(adkit),
           anchor: `bare handler: ${time(bare)}`,
           ratio: `${(adkit.ns / bare.ns).toFixed(2)}× the bare call`,
-          goal: '≤ 2× a bare call',
-          met: adkit.ns / bare.ns <= 2,
+          // #24 tightened #18's ≤ 2×.
+          goal: '≤ 1.5× a bare call',
+          met: adkit.ns / bare.ns <= 1.5,
           profile,
         }),
       ];
@@ -151,8 +152,9 @@ export const claims = [
           adkit: time(row),
           anchor: `import @google/adk: ${time(peer)}`,
           ratio: faster(row.ns, peer.ns),
-          goal: '≤ 150 ms',
-          met: row.ns <= 150e6,
+          // #24: with model-openai ≤ 120 ms (the SDK loads on first request); #18's ≤ 150 ms otherwise.
+          goal: workload === 'openai' ? '≤ 120 ms' : '≤ 150 ms',
+          met: row.ns <= (workload === 'openai' ? 120e6 : 150e6),
           profile: { file: 'coldImportPeer.bench.mjs', workload },
         }),
       );

@@ -60,7 +60,7 @@ export function consoleReport({ rows, claims, info }) {
     ['measure', 'adkit', 'anchor', 'ratio', 'goal', 'result'],
     claims.map((c) => [c.measure, c.adkit ?? '', c.anchor ?? '', c.ratio ?? '', c.goal ?? '', result(c)]),
   );
-  return `\nnode ${info.node}, ${info.date}, ${info.cpu} × ${info.cores}\n\n${detail}\n\nClaims (issue #18):\n${table}\n`;
+  return `\nnode ${info.node}, ${info.date}, ${info.cpu} × ${info.cores}\n\n${detail}\n\nClaims (issues #18, #24):\n${table}\n`;
 }
 
 const cell = (text) => String(text ?? '').replaceAll('|', '\\|');
@@ -86,7 +86,7 @@ export function markdownReport({ rows, claims, info, loadAfter, failures, durati
   ];
   if (note) out.push('', note);
   if (smoke) out.push('', '**Smoke run: every bench ran once with tiny counts; these numbers mean nothing.**');
-  out.push('', '## Claims (issue #18)', '', '| measure | adkit | anchor | ratio | goal | result |', '|---|---|---|---|---|---|');
+  out.push('', '## Claims (issues #18, #24)', '', '| measure | adkit | anchor | ratio | goal | result |', '|---|---|---|---|---|---|');
   for (const c of claims) out.push(`| ${[c.measure, c.adkit ?? '—', c.anchor ?? '—', c.ratio ?? '—', c.goal ?? '—', c.status === 'missed' ? '**missed**' : result(c)].map(cell).join(' | ')} |`);
 
   const missed = claims.filter((c) => c.status === 'missed');
