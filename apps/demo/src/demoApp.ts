@@ -150,7 +150,7 @@ export class DemoApp {
    * What the user's browser would do for the demo: signs in on the local provider as the
    * conversation's user and consents; returns the URL the provider sent the browser back to.
    */
-  consentInBrowser(conversation: Conversation, request: PendingCredentialRequest): Promise<string> {
+  async consentInBrowser(conversation: Conversation, request: PendingCredentialRequest): Promise<string> {
     if (!request.authUri || !request.redirectUri) throw new TypeError(`the consent for ${request.originalCall.name} has no sign-in link`);
     // Only the demo's own provider: this signs in for the user, so it never follows another link.
     if (new URL(request.authUri).origin !== new URL(this.calendar.provider.issuer).origin)

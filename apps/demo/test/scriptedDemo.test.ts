@@ -93,9 +93,30 @@ describe('the scripted demo, offline', { timeout: 60_000 }, () => {
         'assistant: load_memory found what you told me in an earlier session: "Remember that my favourite city is Lisbon." (preload_memory had already put our earlier conversation in my instructions.)',
       ],
     ],
+    [
+      'AU-4, AU-9 (#25): an MCP server behind OAuth: the consent link is printed, the user consents on the provider\'s pages, the call resumes with their token',
+      [
+        'user: Show my calendar for today.',
+        'assistant → authorize_calendar({})',
+        '  🔑 authorize_calendar is waiting for you to sign in',
+        '  authorize_calendar ← {"status":"Authorized: the tools are available now."}',
+        'assistant → list_events({"day":"today"})',
+        '  list_events ← {"output":"ann\'s calendar today: 09:00 stand-up; 12:30 lunch with Sam; 16:00 train to the airport"}',
+      ],
+    ],
     ['BT-10: says how to turn on the Gemini-native tool', ['Gemini-native: off (set GEMINI_API_KEY to add web_search with Google Search)']],
   ])('%s', (_feature, expected) => {
     for (const line of expected) expect(lines).toContain(line);
+  });
+
+  it('AU-4: the consent link is the local provider\'s authorization URL, with PKCE and the demo\'s callback; the code it comes back with is not printed', () => {
+    const link = lines.find((line) => line.startsWith('  🔑 sign in to let authorize_calendar reach your account: '))!.split(': ')[1]!;
+    const url = new URL(link);
+    expect(url.pathname).toBe('/auth');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    const callback = new URL(url.searchParams.get('redirect_uri')!);
+    expect(lines).toContain(`ann: signs in on the provider's page and consents; the browser comes back to ${callback.href}`);
+    expect(lines.filter((line) => /[?&]code=/.test(line))).toEqual([]);
   });
 
   it('never shows the raw "requires confirmation" error the model sees', () => {

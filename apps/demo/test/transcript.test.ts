@@ -45,6 +45,24 @@ describe('Transcript', () => {
     ]);
   });
 
+  it('AU-4: the flow\'s adk_request_credential call and its answer are not shown; the paused call reads as waiting for a sign-in', () => {
+    const transcript = plain();
+    const paused = createEvent({
+      invocationId: 'i',
+      author: 'assistant',
+      content: { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'authorize_calendar', response: { status: 'Pending User Authorization.' } } }] },
+      actions: { requestedAuthConfigs: { c1: { authScheme: { type: 'http', scheme: 'bearer' } } } },
+    });
+    const request = createEvent({
+      invocationId: 'i',
+      author: 'assistant',
+      content: { role: 'model', parts: [{ functionCall: { id: 'r1', name: 'adk_request_credential', args: { functionCallId: 'c1', authConfig: { authScheme: { type: 'http', scheme: 'bearer' } } } } }] },
+      longRunningToolIds: ['r1'],
+    });
+    const reply = createEvent({ invocationId: 'j', author: 'user', content: { role: 'user', parts: [{ functionResponse: { id: 'r1', name: 'adk_request_credential', response: { authScheme: {} } } }] } });
+    expect([...texts(transcript, paused), ...texts(transcript, request), ...texts(transcript, reply)]).toEqual(['line:   🔑 authorize_calendar is waiting for you to sign in']);
+  });
+
   it('progress: a bar for fractions (clamped), a line for messages, the child’s parts for agent tools', () => {
     const transcript = plain();
     const progress = (toolProgress: Event['toolProgress']) => texts(transcript, createEvent({ invocationId: 'i', author: 'a', partial: true, toolProgress }));
