@@ -1,7 +1,7 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { parseMediaType } from './mediaType.js';
 
-/** An image or audio block of a result, kept for the model as inline data (see `mediaShelf.ts`). */
+/** An image or audio block of a result, kept for the model as inline data (see `inlineMedia.ts`). */
 export interface McpMedia {
   readonly kind: 'image' | 'audio';
   readonly mimeType: string;

@@ -26,5 +26,5 @@ export type { McpTasksOptions } from './taskCalls.js';
 export type { PendingMcpTask } from './pendingMcpTasks.js';
 export { pendingMcpTasks, createTaskCheck } from './pendingMcpTasks.js';
 export type { McpToolChange, McpToolField, McpPinToolsOptions } from './toolPins.js';
-export type { InlineMediaRule, InlineMediaInfo } from './mediaShelf.js';
-export { defaultInlineMedia } from './mediaShelf.js';
+export type { InlineMediaRule, InlineMediaInfo } from './inlineMedia.js';
+export { defaultInlineMedia } from './inlineMedia.js';

@@ -1,6 +1,6 @@
 import { AdkitError, ConfigError, errorMessage, type LlmRequest, type ReadonlyContext, type RequestContext, type Tool } from '@adkit/flow';
 import { BaseToolset, type ToolPredicate } from '@adkit/tool';
-import { MediaShelf } from './mediaShelf.js';
+import { applyInlineMedia, type InlineMediaRule } from './inlineMedia.js';
 import { assertServerConfig, type McpServerConfig } from './mcpServerConfig.js';
 import { toolsetConnections, type McpToolset } from './mcpToolset.js';
 import { ListResourcesTool, ReadResourceTool } from './resourceTools.js';
@@ -28,7 +28,8 @@ export class McpResources extends BaseToolset {
   private readonly connections: ServerConnections;
   private readonly owned: boolean;
   private readonly timeoutMs: number;
-  private readonly shelf: MediaShelf;
+  private readonly inlineMedia: InlineMediaRule;
+  private readonly ownTools = new WeakSet<Tool>();
 
   constructor(source: McpToolset | McpServerConfig, options: McpResourcesOptions = {}) {
     assertOptions('mcpResources', options);
@@ -41,7 +42,7 @@ export class McpResources extends BaseToolset {
     if (!shared) assertServerConfig(owner, source);
     const settings = toolsetSettings(owner, options);
     this.timeoutMs = options.timeoutMs ?? shared?.settings.timeoutMs ?? settings.timeoutMs;
-    this.shelf = new MediaShelf(options.inlineMedia ?? shared?.settings.inlineMedia ?? settings.inlineMedia);
+    this.inlineMedia = options.inlineMedia ?? shared?.settings.inlineMedia ?? settings.inlineMedia;
     this.owned = !shared;
     this.connections = shared?.connections ?? new ServerConnections(owner, source as McpServerConfig, settings.session, settings.maxSessions);
   }
@@ -56,18 +57,22 @@ export class McpResources extends BaseToolset {
       throw new AdkitError('MCP_LIST_FAILED', `failed to list MCP resources: ${errorMessage(error)}`, { cause: error });
     }
     if (!offers) return [];
-    const shared = { connections: this.connections, headerSet, shelf: this.shelf, timeoutMs: this.timeoutMs };
-    return [new ListResourcesTool(shared), new ReadResourceTool(shared)];
+    const shared = { connections: this.connections, headerSet, timeoutMs: this.timeoutMs };
+    const tools = [new ListResourcesTool(shared), new ReadResourceTool(shared)];
+    for (const tool of tools) this.ownTools.add(tool);
+    return tools;
   }
 
-  /** Hands images and audio read just now to the model as inline data. */
-  async processRequest(ctx: RequestContext, request: LlmRequest): Promise<void> {
-    this.shelf.attach(ctx.invocationId, request);
+  /** Applies `inlineMedia` to the images and audio of resources read (see `applyInlineMedia`). */
+  async processRequest(_ctx: RequestContext, request: LlmRequest): Promise<void> {
+    applyInlineMedia(request, this.inlineMedia, (name) => {
+      const tool = Object.hasOwn(request.tools, name) ? request.tools[name] : undefined;
+      return tool !== undefined && this.ownTools.has(tool);
+    });
   }
 
   /** Closes the connections it owns; shared ones stay with their `mcpToolset`. */
   override async close(): Promise<void> {
-    this.shelf.clear();
     if (this.owned) await this.connections.close();
   }
 }

@@ -1,4 +1,4 @@
-import { type FunctionDeclaration, type ProgressReport, type ToolContext } from '@adkit/flow';
+import { withResponseParts, type FunctionDeclaration, type ProgressReport, type ToolContext } from '@adkit/flow';
 import { BaseTool, ToolError, confirmationGate } from '@adkit/tool';
 import type { CallToolResult, Progress, Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { callMeta, type McpCallMeta } from './callMeta.js';
@@ -6,7 +6,6 @@ import type { ElicitingCalls, ElicitingTool } from './elicitingCalls.js';
 import { formatContent } from './formatContent.js';
 import { taskPauseOf, type TaskCalls, type TaskTool } from './taskCalls.js';
 import type { McpSession } from './mcpSession.js';
-import type { MediaShelf } from './mediaShelf.js';
 import { requestSignal } from './requestSignal.js';
 import { requestError } from './requestError.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
@@ -23,7 +22,6 @@ export type McpRequireConfirmation =
 /** What every tool of one toolset shares. */
 export interface McpToolShared {
   readonly connections: ServerConnections;
-  readonly shelf: MediaShelf;
   readonly requireConfirmation: McpRequireConfirmation;
   readonly timeoutMs: number;
   /** MCP tasks: how tools that run as tasks are followed. */
@@ -173,7 +171,7 @@ export class McpTool extends BaseTool {
     return requestError(ctx, this.name, this.shared.timeoutMs, `failed to call MCP tool "${this.mcpName}" with err: `, error);
   }
 
-  /** MCP-7 steps 3–5: an error for `isError`, else `{output}`; media kept for the next request. */
+  /** MCP-7 steps 3–5: an error for `isError`, else `{output}`, its images and audio beside it as response parts (#30). */
   private convert(ctx: ToolContext, result: CallToolResult): Record<string, unknown> {
     const { text, media } = formatContent(result.content);
     if (result.isError === true)
@@ -183,11 +181,8 @@ export class McpTool extends BaseTool {
       });
     const structured = result.structuredContent;
     const output = structured !== undefined && structured !== null ? withoutMediaData(structured) : text;
-    if (media.length > 0) {
-      const call = { functionCallId: ctx.functionCallId, invocationId: ctx.invocationId, toolName: ctx.functionCall?.name ?? this.name };
-      this.shared.shelf.put(call, output, media);
-    }
-    return { output };
+    if (media.length === 0) return { output };
+    return withResponseParts({ output }, media.map((item) => ({ inlineData: { mimeType: item.mimeType, data: item.data } })));
   }
 }
 

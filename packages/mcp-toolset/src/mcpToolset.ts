@@ -1,7 +1,7 @@
 import { AdkitError, ConfigError, errorMessage, type LlmRequest, type ReadonlyContext, type RequestContext, type Tool } from '@adkit/flow';
 import { BaseToolset, FUNCTION_NAME_PATTERN, toFunctionName, type ToolPredicate } from '@adkit/tool';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
-import { MediaShelf } from './mediaShelf.js';
+import { applyInlineMedia, type InlineMediaRule } from './inlineMedia.js';
 import { authorizedListing } from './mcpAuthorizedTools.js';
 import { assertServerConfig, type McpServerConfig } from './mcpServerConfig.js';
 import type { McpCallMeta } from './callMeta.js';
@@ -54,6 +54,9 @@ const connectionsOf = new WeakMap<McpToolset, { connections: ServerConnections; 
 export class McpToolset extends BaseToolset {
   private readonly shared: McpToolShared;
   private readonly converted = new WeakMap<readonly SdkTool[], Tool[]>();
+  // The tools this toolset made: `inlineMedia` applies to their results only.
+  private readonly ownTools = new WeakSet<Tool>();
+  private readonly inlineMedia: InlineMediaRule;
   private readonly pins?: ToolPins;
 
   constructor(server: McpServerConfig, options: McpToolsetOptions = {}) {
@@ -78,9 +81,9 @@ export class McpToolset extends BaseToolset {
     const session = elicitation ? { ...settings.session, elicitation: true } : settings.session;
     const connections = new ServerConnections(owner, server, session, settings.maxSessions);
     connectionsOf.set(this, { connections, settings });
+    this.inlineMedia = settings.inlineMedia;
     this.shared = {
       connections,
-      shelf: new MediaShelf(settings.inlineMedia),
       requireConfirmation,
       timeoutMs: settings.timeoutMs,
       tasks,
@@ -107,22 +110,25 @@ export class McpToolset extends BaseToolset {
     if (!tools) {
       tools = this.convert(definitions, set, ctx);
       this.converted.set(definitions, tools);
+      for (const tool of tools) this.ownTools.add(tool);
     }
     return this.pins ? this.pins.check(definitions, tools, ctx) : tools;
   }
 
   /**
-   * Hands the media of the calls just answered to the model as inline data (see `InlineMediaRule`),
-   * and saves the tool definitions pinned in this step (`pinTools`).
+   * Applies `inlineMedia` to the images and audio of this toolset's results (see
+   * `applyInlineMedia`), and saves the tool definitions pinned in this step (`pinTools`).
    */
   async processRequest(ctx: RequestContext, request: LlmRequest): Promise<void> {
-    this.shared.shelf.attach(ctx.invocationId, request);
+    applyInlineMedia(request, this.inlineMedia, (name) => {
+      const tool = Object.hasOwn(request.tools, name) ? request.tools[name] : undefined;
+      return tool !== undefined && this.ownTools.has(tool);
+    });
     this.pins?.record(ctx);
   }
 
   /** Ends every session and stops stdio servers; a later use connects again. */
   override async close(): Promise<void> {
-    this.shared.shelf.clear();
     this.shared.elicitation?.clear();
     await this.shared.connections.close();
   }

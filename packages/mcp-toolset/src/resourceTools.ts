@@ -1,8 +1,8 @@
+import { withResponseParts } from '@adkit/flow';
 import type { FunctionDeclaration, ToolContext } from '@adkit/flow';
 import { BaseTool, ToolError } from '@adkit/tool';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { embeddedResource, mediaLabel, type McpMedia } from './formatContent.js';
-import type { MediaShelf } from './mediaShelf.js';
 import type { McpSession } from './mcpSession.js';
 import { requestSignal } from './requestSignal.js';
 import { requestError } from './requestError.js';
@@ -12,7 +12,6 @@ import type { HeaderSet, ServerConnections } from './serverConnections.js';
 export interface ResourceToolShared {
   readonly connections: ServerConnections;
   readonly headerSet: HeaderSet;
-  readonly shelf: MediaShelf;
   readonly timeoutMs: number;
 }
 
@@ -124,13 +123,9 @@ export class ReadResourceTool extends ResourceTool {
       return `[MCP embedded resource: uri=${JSON.stringify(resource.uri)}]\n${mediaLabel(kind, mimeType, blob)}`;
     });
     const output = pieces.join('\n');
-    if (media.length > 0)
-      this.shared.shelf.put(
-        { functionCallId: ctx.functionCallId, invocationId: ctx.invocationId, toolName: ctx.functionCall?.name ?? this.name },
-        output,
-        media,
-      );
-    return { output };
+    if (media.length === 0) return { output };
+    // The blobs go beside the result as response parts (#30), the labels stay in `output`.
+    return withResponseParts({ output }, media.map((item) => ({ inlineData: { mimeType: item.mimeType, data: item.data } })));
   }
 }
 

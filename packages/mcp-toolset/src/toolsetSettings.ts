@@ -1,6 +1,6 @@
 import { ConfigError } from '@adkit/flow';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import { defaultInlineMedia, type InlineMediaRule } from './mediaShelf.js';
+import { defaultInlineMedia, type InlineMediaRule } from './inlineMedia.js';
 import type { SessionSettings } from './mcpSession.js';
 
 /** The connection and result options `mcpToolset` and `mcpResources` share. */

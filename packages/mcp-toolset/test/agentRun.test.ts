@@ -41,16 +41,15 @@ describe('an agent run with server-everything over stdio', { timeout: 20_000 }, 
       { output: `Here's the image you requested:\n[MCP image: mimeType="image/png", size=4033 bytes]\nThe image above is the MCP logo.` },
       { error: 'Tool execution failed. Details: Invalid resourceId: 0. Must be a finite positive integer.' },
     ]);
-    // The second model request: the function responses, then the image as inline data.
-    const contents = model.requests[1]!.contents;
-    const [responsesTurn, mediaTurn] = contents.slice(-2);
-    expect(responsesTurn!.parts!.map((part) => part.functionResponse?.name)).toEqual(['get-sum', 'get-tiny-image', 'get-resource-reference']);
-    // The flow removed its own call ids from the request: the response was matched by its output.
-    expect(mediaTurn!.parts![0]!.text).toBe('[MCP media returned by get-tiny-image]');
-    expect(mediaTurn!.parts![1]!.inlineData!.mimeType).toBe('image/png');
+    // The second model request: the function responses, the image beside its result as a
+    // response part (#30: flow's one mechanism; each adapter sends it its provider's way).
+    const responsesTurn = model.requests[1]!.contents.at(-1)!;
+    expect(responsesTurn.parts!.map((part) => part.functionResponse?.name)).toEqual(['get-sum', 'get-tiny-image', 'get-resource-reference']);
+    expect(responsesTurn.parts![1]!.functionResponse!.parts!.map((part) => part.inlineData!.mimeType)).toEqual(['image/png']);
     expect(events.at(-1)!.content!.parts![0]!.text).toBe('2 + 3 = 5, and I saw the logo.');
-    // Nothing of the image's base64 was saved in the session.
-    expect(JSON.stringify(events)).not.toContain('iVBOR');
+    // The image is saved with its function response (a resumed run sees it too), never in the JSON result.
+    expect(JSON.stringify(responses.map((response) => response.response))).not.toContain('iVBOR');
+    expect(responses[1]!.parts![0]!.inlineData!.mimeType).toBe('image/png');
 
     const [pid] = childProcesses(EVERYTHING);
     expect(pid).toBeDefined();

@@ -4,7 +4,7 @@
 // base64 images, audio for a model that cannot take it, a confirmation provider that throws, one
 // signal shared by 50 calls.
 import { getEventListeners } from 'node:events';
-import { createLlmRequest, type ProgressReport, type ToolContext } from '@adkit/flow';
+import { createLlmRequest, type ProgressReport, type ToolContext, responsePartsOf } from '@adkit/flow';
 import { createToolContext } from '@adkit/flow/testing';
 import { withConfirmation } from '@adkit/confirmation';
 import { describe, expect, it } from 'vitest';
@@ -95,33 +95,32 @@ describe('results', () => {
     await toolset.close();
   });
 
-  it('images reach every model inline; audio only Gemini models; inlineMedia: false sends labels only', async () => {
+  it('#30: images and audio go beside the result as response parts; inlineMedia: images to every model, audio to Gemini only, false labels only', async () => {
     const attached = async (options: McpToolsetOptions, model: string) => {
       const { toolset, tools } = await setup(options);
-      const result = await tools('media').run(createToolContext({ functionCallId: 'm1' }), {});
+      const media = tools('media');
+      const result = await media.run(createToolContext({ functionCallId: 'm1' }), {});
       const request = createLlmRequest({
         model,
         contents: [
           { role: 'model', parts: [{ functionCall: { id: 'm1', name: 'media', args: {} } }] },
-          { role: 'user', parts: [{ functionResponse: { id: 'm1', name: 'media', response: result } }] },
+          { role: 'user', parts: [{ functionResponse: { id: 'm1', name: 'media', response: result, parts: [...(responsePartsOf(result) ?? [])] } }] },
         ],
       });
+      Object.assign(request.tools, { media });
       await toolset.processRequest(createToolContext(), request);
       await toolset.close();
-      return { result, added: request.contents.slice(2) };
+      return { result, sent: request.contents[1]!.parts![0]!.functionResponse!.parts?.map((part) => part.inlineData?.mimeType) };
     };
     const openai = await attached({}, 'gpt-4.1-mini');
     expect(openai.result).toEqual({
       output: 'Here:\n[MCP image: mimeType="image/png", size=21 bytes]\n[MCP audio: mimeType="audio/wav", size=21 bytes]',
     });
-    expect(openai.added).toEqual([
-      { role: 'user', parts: [{ text: '[MCP media returned by media (call m1)]' }, { inlineData: { mimeType: 'image/png', data: PNG } }] },
-    ]);
-    const gemini = await attached({}, 'gemini-2.5-flash');
-    expect(gemini.added[0]!.parts!.map((part) => part.inlineData?.mimeType)).toEqual([undefined, 'image/png', 'audio/wav']);
-    expect((await attached({ inlineMedia: false }, 'gemini-2.5-flash')).added).toEqual([]);
-    const onlyAudio = await attached({ inlineMedia: ({ kind }) => kind === 'audio' }, 'gpt-4o-audio');
-    expect(onlyAudio.added[0]!.parts!.map((part) => part.inlineData?.mimeType)).toEqual([undefined, 'audio/wav']);
+    expect(responsePartsOf(openai.result)).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG } }, { inlineData: { mimeType: 'audio/wav', data: expect.any(String) } }]);
+    expect(openai.sent).toEqual(['image/png']);
+    expect((await attached({}, 'gemini-2.5-flash')).sent).toEqual(['image/png', 'audio/wav']);
+    expect((await attached({ inlineMedia: false }, 'gemini-2.5-flash')).sent).toBeUndefined();
+    expect((await attached({ inlineMedia: ({ kind }) => kind === 'audio' }, 'gpt-4o-audio')).sent).toEqual(['audio/wav']);
   });
 });
 

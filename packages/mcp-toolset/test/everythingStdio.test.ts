@@ -2,7 +2,7 @@
 // Bad input tried: a handler that throws (isError), arguments of the wrong type and an enum
 // violation (the server's -32602 text), a tool that needs MCP tasks, a tool name the server does
 // not have, and an image whose base64 must not reach the model as text.
-import { createLlmRequest, type ToolContext } from '@adkit/flow';
+import { responsePartsOf, type ToolContext } from '@adkit/flow';
 import { createToolContext } from '@adkit/flow/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpToolset, type McpTool, type McpToolset } from '../src/index.js';
@@ -79,27 +79,14 @@ describe('server-everything over stdio', () => {
     expect(output).toContain('coral reefs');
   });
 
-  it('MCP-8: an image is a label in the text, and reaches the next request as inline data', async () => {
+  it('MCP-8: an image is a label in the text, and travels beside the result as a response part (#30)', async () => {
     const result = await call('get-tiny-image', {}, createToolContext({ functionCallId: 'img-1' }));
     const output = result!.output as string;
     expect(output).toBe(`Here's the image you requested:\n[MCP image: mimeType="image/png", size=4033 bytes]\nThe image above is the MCP logo.`);
-    expect(output).not.toMatch(/iVBOR/); // no base64 in the function response
-
-    const request = createLlmRequest({
-      model: 'gpt-4.1-mini',
-      contents: [
-        { role: 'user', parts: [{ text: 'show me' }] },
-        { role: 'model', parts: [{ functionCall: { id: 'img-1', name: 'get-tiny-image', args: {} } }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'img-1', name: 'get-tiny-image', response: result } }] },
-      ],
-    });
-    await toolset.processRequest(createToolContext(), request);
-    expect(request.contents).toHaveLength(4);
-    const media = request.contents[3]!;
-    expect(media.role).toBe('user');
-    expect(media.parts![0]).toEqual({ text: '[MCP media returned by get-tiny-image (call img-1)]' });
-    expect(media.parts![1]!.inlineData!.mimeType).toBe('image/png');
-    expect(Buffer.from(media.parts![1]!.inlineData!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(output).not.toMatch(/iVBOR/); // no base64 in the JSON result
+    const parts = responsePartsOf(result)!;
+    expect(parts.map((part) => part.inlineData!.mimeType)).toEqual(['image/png']);
+    expect(Buffer.from(parts[0]!.inlineData!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
   });
 
   it('MCP-8: resource links and embedded resources become text', async () => {

@@ -1,7 +1,7 @@
 // mcpResources: list_resources / read_resource over the real server-everything (sharing the
 // toolset's connection) and SDK-built servers. Bad input tried: a uri the server does not have, a
 // missing uri, a cursor that is not a string, a server without resources, a wrapped toolset.
-import { createLlmRequest, type ToolContext } from '@adkit/flow';
+import { createLlmRequest, type ToolContext, responsePartsOf } from '@adkit/flow';
 import { createToolContext } from '@adkit/flow/testing';
 import { withConfirmation } from '@adkit/confirmation';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -59,7 +59,7 @@ describe('mcpResources over server-everything (shared connection)', { timeout: 2
 });
 
 describe('mcpResources over SDK-built servers', () => {
-  it('an image resource reaches the next request inline; the cursor pages on', async () => {
+  it('#30: an image resource travels beside the result as a response part, which inlineMedia keeps for the next request; the cursor pages on', async () => {
     const server = new McpServer({ name: 'pictures', version: '1.0.0' });
     for (let i = 1; i <= 3; i++)
       server.registerResource(`pic${i}`, `pic://${i}`, { mimeType: 'image/png' }, async (uri) => ({
@@ -70,15 +70,17 @@ describe('mcpResources over SDK-built servers', () => {
     expect(((await list!.run(ctx(), {}))!.resources as unknown[]).length).toBe(3);
     const result = await read!.run(createToolContext({ functionCallId: 'r1' }), { uri: 'pic://2' });
     expect(result).toEqual({ output: `[MCP embedded resource: uri="pic://2"]\n[MCP image: mimeType="image/png", size=${Buffer.from(PNG, 'base64').length} bytes]` });
+    expect(responsePartsOf(result)).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG } }]);
     const request = createLlmRequest({
       model: 'gemini-2.5-flash',
       contents: [
         { role: 'model', parts: [{ functionCall: { id: 'r1', name: 'read_resource', args: { uri: 'pic://2' } } }] },
-        { role: 'user', parts: [{ functionResponse: { id: 'r1', name: 'read_resource', response: result } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'r1', name: 'read_resource', response: result, parts: [...responsePartsOf(result)!] } }] },
       ],
     });
+    Object.assign(request.tools, { read_resource: read });
     await resources.processRequest(createToolContext(), request);
-    expect(request.contents[2]!.parts![1]).toEqual({ inlineData: { mimeType: 'image/png', data: PNG } });
+    expect(request.contents[1]!.parts![0]!.functionResponse!.parts).toEqual([{ inlineData: { mimeType: 'image/png', data: PNG } }]);
     await resources.close();
   });
 
