@@ -125,7 +125,7 @@ function memoryAdapter(): new (name: string) => Adapter {
  * submits the login form (as `login`, any password) and the consent form, and stops at the
  * redirect back to the app. Nothing is mocked: the provider sees a browser.
  */
-async function consentAs(login: string, authUri: string, redirectUri: string): Promise<string> {
+export async function consentAs(login: string, authUri: string, redirectUri: string): Promise<string> {
   const cookies = new Map<string, string>();
   let request: { url: string; body?: URLSearchParams } = { url: authUri };
   for (let hop = 0; hop < 20; hop++) {
