@@ -128,7 +128,7 @@ describe('the demo calendar behind OAuth', { timeout: 60_000 }, () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
     const send = (headers: Record<string, string>, body: unknown = initialize) =>
       fetch(mcp, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
-    for (const headers of [{}, { authorization: 'Bearer made-up-token' }, { authorization: 'Basic YW5uOmFueQ==' }]) {
+    for (const headers of [{}, { authorization: 'Bearer made-up-token' }, { authorization: 'Basic YW5uOmFueQ==' }] as Record<string, string>[]) {
       const refused = await send(headers);
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toContain(`resource_metadata="${new URL(mcp).origin}/.well-known/oauth-protected-resource/mcp"`);
