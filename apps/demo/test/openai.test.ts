@@ -29,7 +29,7 @@ it('on an OpenAI-compatible server, the model is offered every tool of every pac
   expect(body.model).toBe('llama3.2');
   expect(body.tools.map((tool) => tool.function.name).sort()).toEqual(
     [
-      'adopt_pet', 'ask_for_approval', 'book_trip', 'convert_currency', 'get_forecast', 'get_weather', 'list_directory', 'list_pets', 'list_skills', 'load_artifacts',
+      'adopt_pet', 'ask_for_approval', 'authorize_calendar', 'book_trip', 'convert_currency', 'get_forecast', 'get_weather', 'list_directory', 'list_pets', 'list_skills', 'load_artifacts',
       'load_memory', 'load_skill', 'load_skill_resource', 'plan_itinerary', 'read_text_file', 'reimburse', 'request_vacation_days', 'save_note',
       'summarizer', 'trip_details', 'write_file',
     ].sort(),
