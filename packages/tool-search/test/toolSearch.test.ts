@@ -226,6 +226,35 @@ describe('#30: hostile input to tool search', () => {
     expect(stored!.state[loadedToolsKey('tool_search', 'session')]).toEqual(['get_weather']);
   });
 
+  it('a found tool that disappears between steps of one run (its declaration starts failing) is left out with TOOL_REFUSED; search goes on', async () => {
+    let gone = false;
+    const fragile: RunnableTool = {
+      ...rawTool('send_fax', 'Sends a fax.', { number: {} }),
+      declaration: () => {
+        if (gone) throw new Error('the fax server went away');
+        return { name: 'send_fax', description: 'Sends a fax.', parametersJsonSchema: { type: 'object', properties: { number: {} } } };
+      },
+    };
+    const model = new ScriptedModel([
+      (req) => {
+        expect(declared(req)).toEqual(['search_tools']);
+        return functionCallResponse([{ name: SEARCH_TOOLS, args: { query: 'fax' } }]);
+      },
+      (req) => {
+        expect(declared(req)).toEqual(['search_tools', 'send_fax']);
+        gone = true;
+        return functionCallResponse([{ name: SEARCH_TOOLS, args: { query: 'email' } }]);
+      },
+      textResponse('ok'),
+    ]);
+    const logger = quietLogger();
+    const agent = new LlmAgent({ name: 'root', model, tools: [toolSearch([fragile, ...catalog])] });
+    const events = await run(new InMemoryRunner({ agent, appName: 'app', logger }));
+    expect(declared(model.requests[2]!)).toEqual(['search_tools', 'send_email']);
+    expect(events.filter((event) => event.errorCode).map((event) => event.errorCode)).toEqual(['TOOL_REFUSED']);
+    expect(events.at(-1)!.content!.parts![0]!.text).toBe('ok');
+  });
+
   it('a forged state value (not a list of names) counts as nothing loaded', async () => {
     const sessionService = new InMemorySessionService();
     await sessionService.createSession({
