@@ -158,3 +158,29 @@ describe('the demo brain answers from results', () => {
     expect(callsOf((await collect(new SummarizerBrain(), request([user('   ')])))[0]!)).toEqual([{ text: 'There is nothing to summarise.' }]);
   });
 });
+
+describe('the demo brain and the calendar behind OAuth (#25)', () => {
+  it('AU-9: before the sign-in it calls the consent tool (the only calendar tool listed), after it list_events, for the day asked', () => {
+    expect(callsOf(demoBrainReply(request([user('Show my calendar')], { tools: ['authorize_calendar'] })))).toEqual([{ name: 'authorize_calendar', args: {} }]);
+    expect(callsOf(demoBrainReply(request([user("What's on my schedule tomorrow?")], { tools: ['list_events'] })))).toEqual([{ name: 'list_events', args: { day: 'tomorrow' } }]);
+    expect(callsOf(demoBrainReply(request([user('Show my calendar')], { tools: [] })))).toEqual([{ text: 'The calendar needs the calendar MCP server, which I do not have here.' }]);
+  });
+
+  it('AU-5: once authorized (the call resumed), it makes the call the consent was for; a refused consent is told, not retried', () => {
+    const authorized = (response: Record<string, unknown>, tools: string[]) =>
+      demoBrainReply(
+        request(
+          [
+            user('Show my calendar for tomorrow'),
+            { role: 'model', parts: [{ functionCall: { name: 'authorize_calendar', args: {} } }] },
+            { role: 'user', parts: [{ functionResponse: { name: 'authorize_calendar', response } }] },
+          ],
+          { tools },
+        ),
+      );
+    expect(callsOf(authorized({ status: 'Authorized: the tools are available now.' }, ['authorize_calendar', 'list_events']))).toEqual([{ name: 'list_events', args: { day: 'tomorrow' } }]);
+    expect(callsOf(authorized({ error: 'Authorization failed: the state does not match.' }, ['authorize_calendar', 'list_events']))).toEqual([
+      { text: 'authorize_calendar failed: Authorization failed: the state does not match.' },
+    ]);
+  });
+});
