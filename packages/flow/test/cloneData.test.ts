@@ -59,7 +59,7 @@ describe('frozenCopy', () => {
 describe('eventForStorage (TC-13)', () => {
   it('drops temp: keys and freezes the copy; the caller keeps its event and its temp values', () => {
     const handle = () => 'not storable';
-    const event = createEvent({ author: 'a', actions: { stateDelta: { 'temp:h': handle, kept: { n: [1] } } } });
+    const event = createEvent({ invocationId: 'i', author: 'a', actions: { stateDelta: { 'temp:h': handle, kept: { n: [1] } } } });
     const stored = eventForStorage(event);
     expect(stored.actions.stateDelta).toEqual({ kept: { n: [1] } });
     expect(Object.isFrozen(stored.actions.stateDelta.kept)).toBe(true);
@@ -68,7 +68,7 @@ describe('eventForStorage (TC-13)', () => {
   });
 
   it('an event without temp keys is copied once and frozen, never shared with the caller', () => {
-    const event = createEvent({ author: 'a', actions: { stateDelta: { n: { deep: [1] } } } });
+    const event = createEvent({ invocationId: 'i', author: 'a', actions: { stateDelta: { n: { deep: [1] } } } });
     expect(withoutTempState(event)).toBe(event);
     const stored = eventForStorage(event);
     expect(stored).toEqual(event);
