@@ -104,8 +104,6 @@ export class Runner implements AsyncDisposable {
   private readonly addSessionsToMemory: boolean;
   private readonly confirmationSecret?: string;
   private readonly credentials?: CredentialManager;
-  /** Whether the agent tree has a task agent: without one no session holds an open task of it, so a turn skips the scan. */
-  private readonly hasTaskAgents: boolean;
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -119,7 +117,6 @@ export class Runner implements AsyncDisposable {
     this.addSessionsToMemory = options.addSessionsToMemory ?? false;
     this.confirmationSecret = options.confirmationSecret;
     this.credentials = options.credentials;
-    this.hasTaskAgents = hasTaskAgent(options.agent);
     if (this.addSessionsToMemory && !this.memoryService)
       throw new ConfigError('Runner: addSessionsToMemory needs a memoryService; pass one (InMemoryRunner has one).');
     const names = new Set<string>();
@@ -192,10 +189,7 @@ export class Runner implements AsyncDisposable {
 
     // While a task is open the user talks with it (#27): the message joins the innermost task, and
     // the agent that called the outermost one continues it. A task of agents not in the tree is ignored.
-    // The scan reads every event, so a tree without task agents (whose tasks it would drop anyway) skips it.
-    const tasks = !this.hasTaskAgents
-      ? []
-      : openTasks(session.events).filter((task) => this.agent.findAgent(task.agent) && this.agent.findAgent(task.parent));
+    const tasks = openTasks(session.events).filter((task) => this.agent.findAgent(task.agent) && this.agent.findAgent(task.parent));
     if (request.newMessage) {
       // The same answer delivered again while its call runs is refused before anything is saved,
       // so the running call's result is kept (#23); the refusal is yielded, not saved.
@@ -350,9 +344,4 @@ export class Runner implements AsyncDisposable {
     }
     return this.agent;
   }
-}
-
-/** Whether `agent` or a descendant is a task agent (`mode: 'task'`). */
-function hasTaskAgent(agent: BaseAgent): boolean {
-  return (agent as { mode?: unknown }).mode === 'task' || agent.subAgents.some(hasTaskAgent);
 }
