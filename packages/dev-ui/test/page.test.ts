@@ -73,6 +73,53 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
     await snap(page, '02-tool-call-and-answer');
   }, 30_000);
 
+  it('leaves no "sending…" card when the message\'s event and the end of its run come back before the POST answers', async () => {
+    // The race behind #27's flaky thread test: the socket is faster than the POST's response.
+    await page.route('**/messages', async (route) => {
+      const response = await route.fetch();
+      await page.locator('#events > .event[data-event-id][data-author="user"]', { hasText: 'hello before the answer' }).waitFor();
+      await idle();
+      await route.fulfill({ response });
+    });
+    // A "sending…" card drawn once the stored event is on the page would stay there until some later
+    // reload happened to clear it: count those, whatever clears them afterwards.
+    await page.evaluate(() => {
+      const w = window as unknown as { __lateSending: number };
+      w.__lateSending = 0;
+      const stored = () => Array.from(document.querySelectorAll('#events .event[data-event-id][data-author="user"]')).some((el) => el.textContent?.includes('hello before the answer'));
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes) if (node instanceof HTMLElement && node.classList.contains('sending') && stored()) w.__lateSending++;
+      }).observe(document.getElementById('events')!, { childList: true, subtree: true });
+    });
+    try {
+      await send('hello before the answer');
+      await expect.poll(() => page.locator('#message').inputValue()).toBe('');
+      await idle();
+      expect(await page.evaluate(() => (window as unknown as { __lateSending: number }).__lateSending)).toBe(0);
+      expect(await page.locator('#events .event.sending').count()).toBe(0);
+      expect(await page.locator('#events > .event[data-author="user"]', { hasText: 'hello before the answer' }).count()).toBe(1);
+    } finally {
+      await page.unroute('**/messages');
+    }
+  }, 30_000);
+
+  it('a message the server refuses leaves no "sending…" card and says why', async () => {
+    expect(pageErrors).toEqual([]);
+    await page.route('**/messages', (route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'the session is busy' }) }));
+    try {
+      await send('refused message');
+      await page.locator('#problem', { hasText: 'the session is busy' }).waitFor();
+      expect(await page.locator('#events .event.sending').count()).toBe(0);
+      expect(await page.locator('#message').inputValue()).toBe('refused message');
+      await page.locator('#problem-close').click();
+      // The browser logs the refused request; it is this test's own, so later checks start clean.
+      expect(pageErrors.splice(0)).toEqual(['Failed to load resource: the server responded with a status of 409 (Conflict)']);
+    } finally {
+      await page.unroute('**/messages');
+    }
+  }, 30_000);
+
   it('draws two parallel calls overlapping on the timeline', async () => {
     await send('compare trains and planes');
     await page.locator('.event', { hasText: 'Done: slow_lookup' }).waitFor();

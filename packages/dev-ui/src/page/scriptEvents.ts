@@ -70,6 +70,7 @@ function showSending(text) {
     h('div', { className: 'text' }, text)
   ]);
   placeEvent(el, true);
+  return el;
 }
 
 function showOmitted(count) {

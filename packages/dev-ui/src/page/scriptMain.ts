@@ -188,11 +188,14 @@ function send() {
   var text = messageBox.value;
   if (!text.trim() || !current.session || current.running) return;
   sendButton.disabled = true;
+  // Shown before the request: its stored event may come back over the socket (and the run end)
+  // before the POST answers, and a card shown after that would stay "sending…" for good.
+  follow();
+  var sending = showSending(text);
   api('POST', sessionPath() + '/messages', { text: text }).then(function () {
     messageBox.value = '';
-    follow();
-    showSending(text);
   }).catch(function (error) {
+    sending.remove();
     showProblem(error);
     setStatus();
   });
