@@ -63,12 +63,69 @@ export function taskOpeningOf(event: Event): TaskOpening | undefined {
  * one the user talks with). A task is answered by the function response its parent's flow saves.
  */
 export function openTasks(events: readonly Event[]): OpenTask[] {
-  const answered = new Set<string>();
-  const opened: OpenTask[] = [];
-  for (const event of events) {
-    for (const part of event.content?.parts ?? []) if (part.functionResponse?.id) answered.add(part.functionResponse.id);
-    const opening = taskOpeningOf(event);
-    if (opening) opened.push({ ...opening, branch: event.branch! });
+  const scan = newScan();
+  extendScan(scan, events, 0);
+  return stillOpen(scan);
+}
+
+/** What a scan of a history up to some event found: the answered call ids, the opened tasks. */
+interface TaskScan {
+  readonly answered: Set<string>;
+  readonly opened: OpenTask[];
+  /** The history's first event and the scanned event's index in it, to check a later history is the same one grown. */
+  first?: Event;
+  index: number;
+}
+
+/** How far back from a history's end `openTasksOfHistory` looks for the event its last scan ended at. */
+const LOOKBACK = 64;
+
+/** The last scan of each history, under the event it ended at (events keep their identity in a store's cache). */
+const scans = new WeakMap<Event, TaskScan>();
+
+/**
+ * `openTasks` for the runner, on a session's history as its store returns it, turn after turn:
+ * a store keeps its events (append-only, each the same frozen object on every load), so the scan
+ * goes on from the event the last one ended at instead of reading every event again (#24: at
+ * 5,000 events it was most of a turn). A history that is not the same one grown (another first
+ * event, the event elsewhere) is scanned whole.
+ */
+export function openTasksOfHistory(events: readonly Event[]): OpenTask[] {
+  const end = events.length;
+  if (end === 0) return [];
+  let scan: TaskScan | undefined;
+  let from = 0;
+  for (let i = end - 1; i >= 0 && i >= end - LOOKBACK; i--) {
+    const found = scans.get(events[i]!);
+    if (found && found.index === i && found.first === events[0]) {
+      // Taken, not shared: a scan grows in place, so no other history may go on from it.
+      scans.delete(events[i]!);
+      scan = found;
+      from = i + 1;
+      break;
+    }
   }
-  return opened.filter((task) => !answered.has(task.callId));
+  scan ??= newScan();
+  extendScan(scan, events, from);
+  scan.first = events[0];
+  scan.index = end - 1;
+  scans.set(events[end - 1]!, scan);
+  return stillOpen(scan);
+}
+
+function newScan(): TaskScan {
+  return { answered: new Set(), opened: [], index: -1 };
+}
+
+function extendScan(scan: TaskScan, events: readonly Event[], from: number): void {
+  for (let i = from; i < events.length; i++) {
+    const event = events[i]!;
+    for (const part of event.content?.parts ?? []) if (part.functionResponse?.id) scan.answered.add(part.functionResponse.id);
+    const opening = taskOpeningOf(event);
+    if (opening) scan.opened.push({ ...opening, branch: event.branch! });
+  }
+}
+
+function stillOpen(scan: TaskScan): OpenTask[] {
+  return scan.opened.filter((task) => !scan.answered.has(task.callId));
 }

@@ -20,7 +20,7 @@ import { LlmAgent } from '../agents/llmAgent.js';
 import { refuseRepeatedReply } from '../llmFlow/repeatedReply.js';
 import { appendAfterConflict } from './appendAfterConflict.js';
 import { isResumedResult, markResumedResult } from '../llmFlow/resumedResults.js';
-import { openTasks } from '../agents/taskEvents.js';
+import { openTasksOfHistory } from '../agents/taskEvents.js';
 
 export interface RunnerOptions {
   appName: string;
@@ -189,7 +189,7 @@ export class Runner implements AsyncDisposable {
 
     // While a task is open the user talks with it (#27): the message joins the innermost task, and
     // the agent that called the outermost one continues it. A task of agents not in the tree is ignored.
-    const tasks = openTasks(session.events).filter((task) => this.agent.findAgent(task.agent) && this.agent.findAgent(task.parent));
+    const tasks = openTasksOfHistory(session.events).filter((task) => this.agent.findAgent(task.agent) && this.agent.findAgent(task.parent));
     if (request.newMessage) {
       // The same answer delivered again while its call runs is refused before anything is saved,
       // so the running call's result is kept (#23); the refusal is yielded, not saved.
