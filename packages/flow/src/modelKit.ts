@@ -1,5 +1,6 @@
 // `@adkit/flow/model-kit`: building blocks for model adapter authors (the OpenAI and Gemini
 // adapters use them). Every line here is an API decision.
+export { raceAbort } from './model/raceAbort.js';
 export type { RequestSignal } from './model/requestSignal.js';
 export { requestSignal } from './model/requestSignal.js';
 export {

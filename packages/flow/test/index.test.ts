@@ -37,7 +37,7 @@ describe('@adkit/flow exports', () => {
     expect(Object.keys(modelKit).sort()).toEqual(
       [
         'BrokenStreamError', 'DEFAULT_MAX_RESPONSE_BYTES', 'ResponseStalledError', 'ResponseTooLargeError', 'brokenStreamResponse', 'count',
-        'emptyReplyResponse', 'fetchGuardError', 'guardedFetch', 'incompleteStreamResponse', 'isBrokenStream', 'readStream', 'requestSignal',
+        'emptyReplyResponse', 'fetchGuardError', 'guardedFetch', 'incompleteStreamResponse', 'isBrokenStream', 'raceAbort', 'readStream', 'requestSignal',
       ].sort(),
     );
   });

@@ -13,6 +13,7 @@ import {
   fetchGuardError,
   guardedFetch,
   isBrokenStream,
+  raceAbort,
   readStream,
   requestSignal,
   type FetchFunction,
@@ -169,14 +170,16 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
     ...(options.extraBody ? { extraBody: options.extraBody } : {}),
   };
 
+  // raceAbort: the SDK sleeps through a Retry-After wait without looking at the signal, so an
+  // aborted run would otherwise wait it out; its next attempt sees the signal and never goes out.
   async function* chat(caller: OpenAI, request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
     const mapped = chatRequest(request, model, settings, stream);
     if (!stream) {
-      const reply = await untilAborted(readReply(caller.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal })), signal);
+      const reply = await raceAbort(readReply(caller.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal })), signal);
       yield completionResult(reply, mapped, name);
       return;
     }
-    const reply = await untilAborted(readReply(caller.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal })), signal);
+    const reply = await raceAbort(readReply(caller.chat.completions.create(mapped.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal })), signal);
     const state = new ChatStreamState();
     for await (const chunk of readStream(reply.data ?? [], isApiError)) {
       const deltas = state.add(chunk);
@@ -189,11 +192,11 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
   async function* responses(caller: OpenAI, request: LlmRequest, stream: boolean, signal: AbortSignal, name: string): AsyncGenerator<LlmResponse> {
     const mapped = responsesRequest(request, model, settings, stream);
     if (!stream) {
-      const reply = await untilAborted(readReply(caller.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsNonStreaming, { signal })), signal);
+      const reply = await raceAbort(readReply(caller.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsNonStreaming, { signal })), signal);
       yield responseReplyResult(reply, mapped, name);
       return;
     }
-    const reply = await untilAborted(readReply(caller.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsStreaming, { signal })), signal);
+    const reply = await raceAbort(readReply(caller.responses.create(mapped.body as OpenAI.Responses.ResponseCreateParamsStreaming, { signal })), signal);
     const state = new ResponsesStreamState();
     for await (const event of readStream(reply.data ?? [], isApiError)) {
       const deltas = state.add(event);
@@ -245,25 +248,3 @@ export function openai(model: string, options: OpenAIOptions = {}): OpenAIModel 
   };
 }
 
-/**
- * The work, or the signal's abort, whichever comes first: the SDK sleeps through a Retry-After
- * wait without looking at the signal, so an aborted run would otherwise wait it out. The SDK's own
- * promise settles later (its next attempt sees the aborted signal and never goes out).
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}

@@ -1,4 +1,5 @@
 import { AdkitError } from '../errors.js';
+import { raceAbort } from '../model/raceAbort.js';
 
 /** What on-error callbacks see when a tool call runs past its time limit. */
 export class ToolTimeoutError extends AdkitError {
@@ -80,24 +81,6 @@ export function untilAborted<T>(
   toolName: string,
   timeoutMs: number | undefined,
 ): Promise<T> {
-  const work = Promise.resolve(value);
   const reason = () => (timeout?.aborted ? new ToolTimeoutError(toolName, timeoutMs ?? 0) : new RunAbortedError());
-  if (signal.aborted) {
-    work.catch(() => {});
-    return Promise.reject(reason());
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(reason());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceAbort(Promise.resolve(value), signal, reason);
 }

@@ -2,6 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { TSchema } from 'typebox';
 import type { JsonSchema } from '../content/content.js';
 import { ConfigError, errorMessage } from '../errors.js';
+import { raceAbort } from '../model/raceAbort.js';
 import type { CompiledSchema } from './compileSchema.js';
 import { convertLossless } from './convertLossless.js';
 import { copyJson } from './copyJson.js';
@@ -120,7 +121,7 @@ export class SchemaCheck<S extends AnySchema = AnySchema> {
       throw this.#failure('threw', error);
     }
     if (!isThenable(outcome)) return this.#standardResult(outcome);
-    return untilSignal(Promise.resolve(outcome), signal).then(
+    return (signal ? raceAbort(Promise.resolve(outcome), signal) : Promise.resolve(outcome)).then(
       (settled) => this.#standardResult(settled),
       (error: unknown) => {
         throw signal?.aborted && error === signal.reason ? error : this.#failure('failed', error);
@@ -247,28 +248,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
-/** The work, or the signal's reason as soon as it aborts, so a validator that never settles cannot hold its caller. */
-function untilSignal<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) {
-    work.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
