@@ -93,3 +93,81 @@ describe('one abort listener per run, however many calls (issue #23 point 15)', 
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('a call signal made only when read (#24)', () => {
+  it('makes no AbortController for a call whose tool never reads its signal, and still cancels it with the run', async () => {
+    const made: AbortController[] = [];
+    const Original = globalThis.AbortController;
+    class Counting extends Original {
+      constructor() {
+        super();
+        made.push(this);
+      }
+    }
+    const run = new Original();
+    globalThis.AbortController = Counting;
+    try {
+      const quiet = callSignal(run.signal, undefined);
+      const reader = callSignal(run.signal, undefined);
+      expect(made).toHaveLength(0);
+      const readerSignal = reader.signal;
+      expect(made).toHaveLength(1);
+      expect(reader.signal).toBe(readerSignal); // the same signal on every read
+      let settle!: (value: string) => void;
+      const waiting = quiet.until(new Promise<string>((resolve) => (settle = resolve)), 'quiet');
+      run.abort(new Error('stop'));
+      await expect(waiting).rejects.toMatchObject({ name: 'RunAbortedError' });
+      settle('too late'); // a result after the cancel changes nothing
+      expect(readerSignal.aborted).toBe(true);
+      // Read for the first time after the run was cancelled: aborted, with the run's reason.
+      expect(quiet.signal.aborted).toBe(true);
+      expect(quiet.signal.reason).toEqual(new Error('stop'));
+      expect(made).toHaveLength(2);
+      await expect(quiet.until('value', 'quiet')).rejects.toMatchObject({ name: 'RunAbortedError' });
+    } finally {
+      globalThis.AbortController = Original;
+    }
+  });
+
+  it('until: a plain value or a settled promise passes through; a rejection stays the tool\'s own', async () => {
+    const run = new AbortController();
+    const call = callSignal(run.signal, undefined);
+    await expect(call.until(7, 't')).resolves.toBe(7);
+    await expect(call.until(Promise.resolve('x'), 't')).resolves.toBe('x');
+    await expect(call.until(Promise.reject(new Error('tool failed')), 't')).rejects.toThrow('tool failed');
+    call.release();
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('with a time limit: the call is given up with TOOL_TIMEOUT when the limit passes', async () => {
+    const run = new AbortController();
+    const call = callSignal(run.signal, 20);
+    await expect(call.until(new Promise(() => {}), 'slow')).rejects.toMatchObject({ code: 'TOOL_TIMEOUT', toolName: 'slow', timeoutMs: 20 });
+    expect(call.signal.aborted).toBe(true);
+    expect(call.timeout!.aborted).toBe(true);
+    call.release();
+  });
+
+  it('a tool that reads ctx.signal gets one that aborts when the run is cancelled, through the runner', async () => {
+    let seen: AbortSignal | undefined;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const hang = rawTool('hang', (_args, ctx) => {
+      seen = ctx.signal;
+      started();
+      return new Promise(() => {});
+    });
+    const agent = new LlmAgent({ name: 'a', model: new ScriptedModel([functionCallResponse([{ name: 'hang', args: {} }])]), tools: [hang] });
+    const runner = new InMemoryRunner({ agent, appName: 'app' });
+    await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const controller = new AbortController();
+    const run = (async () => {
+      for await (const _event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go'), signal: controller.signal }));
+    })();
+    await running;
+    expect(seen!.aborted).toBe(false);
+    controller.abort(new Error('user left'));
+    await run;
+    expect(seen!.aborted).toBe(true);
+  });
+});

@@ -113,10 +113,11 @@ describe('tool context', () => {
       'functionCall',
       'functionCallId',
       'resumeState',
-      'signal',
       'state',
       'toolConfirmation',
     ]);
+    // The signal is a getter (a tool call's is made on first read, #24), not an own key.
+    expect(ctx.signal).toBeInstanceOf(AbortSignal);
     for (const refused of ['agent', 'session', 'source', 'runConfig', 'invocationContext', 'memory', 'endInvocation', 'confirmationSecret'])
       expect(ctx[refused]).toBeUndefined();
   });

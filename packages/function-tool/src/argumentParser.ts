@@ -7,7 +7,7 @@ import { hasDefaults, strictSchema } from './strictSchema.js';
  * Turns the model's arguments into the handler's typed arguments, or throws a `ToolError`.
  * Synchronous for TypeBox; a promise when a Standard Schema's validator is async.
  */
-export type ArgumentParser<P extends AnySchema> = (args: unknown, signal?: AbortSignal) => SchemaOutput<P> | Promise<SchemaOutput<P>>;
+export type ArgumentParser<P extends AnySchema> = (args: unknown, signal?: AbortSignal | (() => AbortSignal)) => SchemaOutput<P> | Promise<SchemaOutput<P>>;
 
 /**
  * The argument parser of one tool (FT-4 step 3). The schema is checked now, at construction

@@ -91,17 +91,19 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     const { parse, convert } = this.compiled ?? (await this.compile());
     // A step that is synchronous (TypeBox's check, no confirmation, a plain handler) is not
     // awaited: each await of a plain value costs a turn of the microtask queue (#24).
-    const parsed = parse(args, ctx.signal);
+    // The signal only for a validator that answers later: reading it makes the call's controller (#24).
+    const signal = () => ctx.signal;
+    const parsed = parse(args, signal);
     const input = isThenable(parsed) ? await parsed : parsed;
     const gate = this.confirm(ctx, input);
     if (gate) await gate;
     if (!this.authorize) {
       const result = this.execute(input, ctx);
       const value = isThenable(result) ? await result : result;
-      return keepResponseParts(value, convert(value, ctx.signal));
+      return keepResponseParts(value, convert(value, signal));
     }
     const outcome = await this.authorize(ctx, () => this.execute(input, ctx));
-    return 'pending' in outcome ? outcome.pending : keepResponseParts(outcome.value, convert(outcome.value, ctx.signal));
+    return 'pending' in outcome ? outcome.pending : keepResponseParts(outcome.value, convert(outcome.value, signal));
   }
 
   /** Compiles both schemas on the first call (TypeBox's compiler loads then) and keeps them here. */

@@ -3,7 +3,7 @@ import { checkSchemaSyntax, compileSchema, ToolError, type CompiledSchema } from
 import type { TSchema } from 'typebox';
 
 /** Turns a handler's return value into the tool's result (FT-5); a promise for an async Standard Schema validator. */
-export type ResultConverter = (value: unknown, signal?: AbortSignal) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+export type ResultConverter = (value: unknown, signal?: AbortSignal | (() => AbortSignal)) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 
 /**
  * The FT-5 rules for one tool. A response schema is checked now (construction) and compiled when

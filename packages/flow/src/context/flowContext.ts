@@ -36,8 +36,11 @@ export interface ContextSource {
 
 export interface FlowContextInit {
   actions?: EventActions;
-  /** Defaults to the invocation's signal; a tool call passes one joined with its timeout. */
-  signal?: AbortSignal;
+  /**
+   * Defaults to the invocation's signal; a tool call passes its own (linked to the run's, joined
+   * with its timeout), or a function that makes it on first read.
+   */
+  signal?: AbortSignal | (() => AbortSignal);
 }
 
 export interface ToolCallContextInit extends FlowContextInit {
@@ -55,15 +58,22 @@ export interface ToolCallContextInit extends FlowContextInit {
 export class FlowContext implements RequestContext {
   readonly actions: EventActions;
   readonly state: DeltaState;
-  readonly signal: AbortSignal;
   // A true private field: tools cannot reach the session's events or services through it (TC-11).
   readonly #source: ContextSource;
+  #signal: AbortSignal | (() => AbortSignal);
 
   constructor(source: ContextSource, init: FlowContextInit = {}) {
     this.#source = source;
     this.actions = init.actions ?? createEventActions();
     this.state = new DeltaState(source.session.state, this.actions.stateDelta);
-    this.signal = init.signal ?? source.signal;
+    this.#signal = init.signal ?? source.signal;
+  }
+
+  /** Aborted when the run is cancelled (or, for a tool call, when its time limit passes). */
+  get signal(): AbortSignal {
+    const signal = this.#signal;
+    if (typeof signal !== 'function') return signal;
+    return (this.#signal = signal());
   }
 
   get userContent(): Content | undefined {

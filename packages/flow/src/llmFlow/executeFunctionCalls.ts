@@ -4,7 +4,7 @@ import { callTool, resultAsJson, type ToolCallbacks, type ToolOutcome } from './
 import { cloneData } from '../content/cloneData.js';
 import { exceedsDepth, MAX_VALUE_DEPTH } from '../content/valueDepth.js';
 import type { FunctionCall, Part } from '../content/content.js';
-import { callSignal, RunAbortedError, untilAborted } from './deadline.js';
+import { callSignal, RunAbortedError, type CallSignal } from './deadline.js';
 import { errorMessage } from '../errors.js';
 import { createEvent, type Event } from '../content/event.js';
 import { createEventActions, isEmptyActions, type EventActions, type ToolConfirmation } from '../content/eventActions.js';
@@ -149,7 +149,7 @@ async function executeCall(
   // The handler gets its own copy: changing `args` changes neither the saved call nor the next request.
   const args = cloneData(call.args ?? {});
   const timeoutMs = tool?.timeoutMs ?? batch.toolTimeoutMs;
-  const { signal, timeout, release } = callSignal(batch.invocation.signal, timeoutMs);
+  const cancel = callSignal(batch.invocation.signal, timeoutMs);
   try {
     const context = new ToolCallContext(batch.invocation, {
       actions,
@@ -157,7 +157,8 @@ async function executeCall(
       functionCallId: id,
       toolConfirmation: Object.hasOwn(batch.confirmations ?? {}, id) ? batch.confirmations![id] : undefined,
       resumeState: Object.hasOwn(batch.resumeStates ?? {}, id) ? batch.resumeStates![id] : undefined,
-      signal,
+      // Read lazily: a call's controller is made only for a tool that looks at its signal (#24).
+      signal: () => cancel.signal,
       onProgress: (report) => onProgress(call, report),
     });
 
@@ -171,21 +172,21 @@ async function executeCall(
     if (resumeResponse && isResumableTool(tool)) {
       const response = cloneData(resumeResponse);
       const outcome = await callTool(tool, args, context, batch.callbacks, () =>
-        untilAborted(tool.resume(context, response), signal, timeout, tool.name, timeoutMs),
+        cancel.until(tool.resume(context, response), tool.name),
       );
       const pausedAgain = outcome.error === undefined && outcome.result === undefined;
       return record(outcome, !pausedAgain, pausedAgain);
     }
 
     if (isStreamingTool(tool)) {
-      return record(await runStream(tool.name, () => tool.runStream(context, args), signal, timeout, timeoutMs, (chunk) =>
+      return record(await runStream(tool.name, () => tool.runStream(context, args), cancel, (chunk) =>
         context.reportProgress({ message: chunk }),
       ));
     }
     if (!isRunnableTool(tool)) return record({ error: new Error(notCallableToolMessage(call.name)) });
 
     const outcome = await callTool(tool, args, context, batch.callbacks, () =>
-      untilAborted(tool.run(context, args), signal, timeout, tool.name, timeoutMs),
+      cancel.until(tool.run(context, args), tool.name),
     );
     const noAnswer = outcome.error === undefined && outcome.result === undefined;
     const defers = isResponseDeferrer(tool) && tool.defersResponse();
@@ -193,7 +194,7 @@ async function executeCall(
     return record(outcome, !(noAnswer && (defers || tool.isLongRunning || paused)), paused);
   } finally {
     // Unlinks the call from the run's signal; the run's one listener goes with its last call.
-    release();
+    cancel.release();
   }
 }
 
@@ -222,9 +223,7 @@ async function recoverUnknown(
 async function runStream(
   toolName: string,
   open: () => AsyncIterable<string>,
-  signal: AbortSignal,
-  timeout: AbortSignal | undefined,
-  timeoutMs: number | undefined,
+  cancel: CallSignal,
   onChunk: (chunk: string) => void,
 ): Promise<ToolOutcome> {
   const chunks: string[] = [];
@@ -241,7 +240,7 @@ async function runStream(
       };
     iterator = start.call(stream) as AsyncIterator<string>;
     while (true) {
-      const next = await untilAborted(iterator.next(), signal, timeout, toolName, timeoutMs);
+      const next = await cancel.until(iterator.next(), toolName);
       if (next.done) break;
       const chunk = String(next.value);
       chunks.push(chunk);

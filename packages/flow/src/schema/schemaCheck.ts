@@ -104,9 +104,10 @@ export class SchemaCheck<S extends AnySchema = AnySchema> {
   /**
    * Checks a value strictly (no conversion). Synchronous for a compiled TypeBox schema and a
    * synchronous validator; a promise otherwise. With `signal`, a validator that never settles is
-   * given up on when it aborts (rejecting with the signal's reason).
+   * given up on when it aborts (rejecting with the signal's reason). A function in its place is
+   * called only for a validator that answers with a promise (a tool call's signal is made on first read).
    */
-  validate(value: unknown, signal?: AbortSignal): SchemaResult<SchemaOutput<S>> | Promise<SchemaResult<SchemaOutput<S>>> {
+  validate(value: unknown, signal?: AbortSignal | (() => AbortSignal)): SchemaResult<SchemaOutput<S>> | Promise<SchemaResult<SchemaOutput<S>>> {
     const lazy = this.#lazy;
     if (lazy) {
       const compiled = lazy.compiled;
@@ -121,10 +122,11 @@ export class SchemaCheck<S extends AnySchema = AnySchema> {
       throw this.#failure('threw', error);
     }
     if (!isThenable(outcome)) return this.#standardResult(outcome);
-    return (signal ? raceAbort(Promise.resolve(outcome), signal) : Promise.resolve(outcome)).then(
+    const abort = typeof signal === 'function' ? signal() : signal;
+    return (abort ? raceAbort(Promise.resolve(outcome), abort) : Promise.resolve(outcome)).then(
       (settled) => this.#standardResult(settled),
       (error: unknown) => {
-        throw signal?.aborted && error === signal.reason ? error : this.#failure('failed', error);
+        throw abort?.aborted && error === abort.reason ? error : this.#failure('failed', error);
       },
     );
   }
@@ -137,7 +139,7 @@ export class SchemaCheck<S extends AnySchema = AnySchema> {
    * (zod's `z.object` strips unknown keys, `z.strictObject` refuses them). The problems reported
    * are those of the converted value.
    */
-  validateLenient(value: unknown, signal?: AbortSignal): SchemaResult<SchemaOutput<S>> | Promise<SchemaResult<SchemaOutput<S>>> {
+  validateLenient(value: unknown, signal?: AbortSignal | (() => AbortSignal)): SchemaResult<SchemaOutput<S>> | Promise<SchemaResult<SchemaOutput<S>>> {
     const lazy = this.#lazy;
     if (lazy) {
       const lenient = (compiled: CompiledSchema): SchemaResult<SchemaOutput<S>> =>
