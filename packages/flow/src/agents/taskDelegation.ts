@@ -14,6 +14,11 @@ import { TASK_METADATA_KEY, taskBranch, taskOpeningOf, type TaskOpening } from '
  */
 export type OpenTasksOutcome = 'answered' | 'waiting';
 
+/** Whether the agent has a task agent among its tools; without one, `runOpenTasks` has nothing to run. */
+export function hasTaskTools(agent: LlmAgent): boolean {
+  return agent.tools.some(isTaskAgentTool);
+}
+
 /**
  * Runs the agent's task calls that have no answer yet (ADK Go's chat wrapper), oldest first, before
  * its model is called again. Each runs its task agent on the same session, in the task's own

@@ -1,4 +1,4 @@
-import { firstResult } from '../runner/callbacks.js';
+import { firstOfChains, firstResult, type ModelCallbackArgs } from '../runner/callbacks.js';
 import type { EventActions } from '../content/eventActions.js';
 import { errorMessage } from '../errors.js';
 import { FlowContext } from '../context/flowContext.js';
@@ -27,12 +27,13 @@ export async function* callModel(
   actions: EventActions,
   refusals: Map<string, string>,
 ): AsyncGenerator<LlmResponse, void, undefined> {
-  const args = { context: new FlowContext(context, { actions }), request };
+  // Built only for a callback: a run with none makes no context for them (#24).
+  let built: ModelCallbackArgs | undefined;
+  const args = () => (built ??= { context: new FlowContext(context, { actions }), request });
   const plugins = context.plugins;
 
-  const early =
-    (await firstResult(pluginCallbacks(plugins, 'beforeModelCallback'), args)) ??
-    (await firstResult(agent.beforeModelCallbacks, args));
+  const before = firstOfChains(pluginCallbacks(plugins, 'beforeModelCallback'), agent.beforeModelCallbacks, args);
+  const early = before && (await before);
   if (early) {
     yield checkedCalls(early, refusals);
     return;
@@ -50,13 +51,13 @@ export async function* callModel(
     for await (const raw of stream) {
       if (context.signal.aborted) return;
       const response = checkedCalls(raw, refusals);
-      const after = { ...args, response };
-      const replaced = (await firstResult(afterPlugins, after)) ?? (await firstResult(agent.afterModelCallbacks, after));
+      const after = firstOfChains(afterPlugins, agent.afterModelCallbacks, () => ({ ...args(), response }));
+      const replaced = after && (await after);
       yield replaced ? checkedCalls(replaced, refusals) : response;
     }
   } catch (error) {
     if (context.signal.aborted) return;
-    const recovered = await firstResult(pluginCallbacks(plugins, 'onModelErrorCallback'), { ...args, error });
+    const recovered = await firstResult(pluginCallbacks(plugins, 'onModelErrorCallback'), { ...args(), error });
     yield recovered ?? { errorCode: 'MODEL_ERROR', errorMessage: `Model "${model.model}" failed: ${errorMessage(error)}` };
   }
 }

@@ -1,7 +1,7 @@
 import { isModelOutputMapper, type ModelView } from './modelOutput.js';
 import { checkedResponseParts, responsePartsOf, type FunctionResponsePart } from '../content/responseParts.js';
 import {
-  firstResult,
+  firstOfChains,
   type AfterToolCallback,
   type BeforeToolCallback,
   type OnToolErrorCallback,
@@ -53,8 +53,8 @@ export async function callTool(
   let parts: FunctionResponsePart[] | undefined;
 
   try {
-    result =
-      (await firstResult(callbacks.before.plugins, base)) ?? (await firstResult(callbacks.before.agent, base));
+    const before = firstOfChains(callbacks.before.plugins, callbacks.before.agent, base);
+    result = before && (await before);
   } catch (thrown) {
     failed = true;
     error = failure(thrown);
@@ -80,9 +80,8 @@ export async function callTool(
 
   if (failed) {
     try {
-      const recovered =
-        (await firstResult(callbacks.onError.plugins, { ...base, error })) ??
-        (await firstResult(callbacks.onError.agent, { ...base, error }));
+      const recovering = firstOfChains(callbacks.onError.plugins, callbacks.onError.agent, () => ({ ...base, error }));
+      const recovered = recovering && (await recovering);
       if (recovered !== undefined) {
         result = resultAsJson(tool.name, recovered);
         failed = false;
@@ -94,9 +93,8 @@ export async function callTool(
   }
 
   try {
-    const afterArgs = { ...base, response: result, ...(failed ? { error } : {}) };
-    const replaced =
-      (await firstResult(callbacks.after.plugins, afterArgs)) ?? (await firstResult(callbacks.after.agent, afterArgs));
+    const after = firstOfChains(callbacks.after.plugins, callbacks.after.agent, () => ({ ...base, response: result, ...(failed ? { error } : {}) }));
+    const replaced = after && (await after);
     if (replaced !== undefined) {
       const attached = responsePartsOf(replaced);
       if (attached !== undefined) {

@@ -20,11 +20,12 @@ import { resumeConfirmedCalls } from './resumeConfirmedCalls.js';
 import { resumeCredentialCalls } from './resumeCredentialCalls.js';
 import { withCredentialRequests } from './credentialRequestEvent.js';
 import { resumePausedCalls } from './resumePausedCalls.js';
+import { mayResume } from './mayResume.js';
 import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
 import { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
 import { reportProblem, type StepProblem } from './stepProblem.js';
 import { runToolSelectors, selectStepTools } from './toolSelection.js';
-import { runOpenTasks } from '../agents/taskDelegation.js';
+import { hasTaskTools, runOpenTasks } from '../agents/taskDelegation.js';
 
 /**
  * Runs an LLM agent: steps (one model call plus its tools) repeat until the last event is a
@@ -46,7 +47,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
   while (true) {
     // The agent's open task calls run before its model is called again (#27); one that waits for
     // the user ends the turn.
-    if ((yield* runOpenTasks(agent, context)) === 'waiting' || context.signal.aborted || context.endInvocation) return;
+    if ((hasTaskTools(agent) && (yield* runOpenTasks(agent, context)) === 'waiting') || context.signal.aborted || context.endInvocation) return;
     let last: Event | undefined;
     let lastWasPartial = false;
     let final = false;
@@ -65,7 +66,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
     if (context.signal.aborted || context.endInvocation || !last || lastWasPartial) return;
     if (final && !isThoughtOnly(last)) {
       // A task called beside a call that ends the turn (a long-running one) still runs now (#27).
-      yield* runOpenTasks(agent, context);
+      if (hasTaskTools(agent)) yield* runOpenTasks(agent, context);
       return;
     }
   }
@@ -128,14 +129,19 @@ async function* runStep(
     // Consents complete before the tools are listed (a toolset may list with the new credential).
     // A resumed call that pauses again ends the step like a first call's pause: the model is not
     // called with the call pending; the client's next answer resumes it again.
-    let paused = yield* resumeCredentialCalls(context, async () => (await resolver.resolve(new FlowContext(context))).tools, callbacks, agent);
+    // Skipped when no reply waits: a plain message resumes nothing.
+    const resuming = mayResume(context.session.events, context.invocationId);
+    let paused =
+      resuming && (yield* resumeCredentialCalls(context, async () => (await resolver.resolve(new FlowContext(context))).tools, callbacks, agent));
     if (context.signal.aborted || context.endInvocation) return;
     const resolved = await resolver.resolve(new FlowContext(context));
     if (context.signal.aborted) return;
     for (const problem of resolver.unreported(resolved.problems)) yield reportProblem(context, problem);
-    paused = (yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent)) || paused;
-    if (context.signal.aborted || context.endInvocation) return;
-    paused = (yield* resumePausedCalls(context, resolved.tools, callbacks, agent)) || paused;
+    if (resuming) {
+      paused = (yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent)) || paused;
+      if (context.signal.aborted || context.endInvocation) return;
+      paused = (yield* resumePausedCalls(context, resolved.tools, callbacks, agent)) || paused;
+    }
     if (context.signal.aborted || context.endInvocation || paused) return;
     await buildRequest(agent, context, request, await selectStepTools(resolved, selectors, context), handoff, actions, problems);
   } catch (error) {

@@ -52,6 +52,21 @@ export function callbackList<T>(value: OneOrMany<T> | undefined): readonly T[] {
   return Array.isArray(value) ? (value as readonly T[]) : [value as T];
 }
 
+/**
+ * `firstResult` over two chains in turn (FL-13: the plugins', then the agent's), or `undefined`
+ * at once when both are empty: a run without callbacks pays no promise and no microtask for them
+ * (#24). `args` may be a function that builds them, called only when there is a callback.
+ */
+export function firstOfChains<A, R>(
+  first: readonly ((args: A) => Awaitable<R | undefined | void>)[],
+  second: readonly ((args: A) => Awaitable<R | undefined | void>)[],
+  args: A | (() => A),
+): Promise<R | undefined> | undefined {
+  if (first.length === 0 && second.length === 0) return undefined;
+  const built = typeof args === 'function' ? (args as () => A)() : args;
+  return firstResult(first, built).then((result) => result ?? firstResult(second, built));
+}
+
 /** Calls each callback in order until one returns something other than `undefined`. */
 export async function firstResult<A, R>(
   callbacks: readonly ((args: A) => Awaitable<R | undefined | void>)[],

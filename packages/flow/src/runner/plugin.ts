@@ -46,7 +46,8 @@ type PluginCallbackKey =
 export function pluginCallbacks<K extends PluginCallbackKey>(
   plugins: readonly Plugin[],
   key: K,
-): NonNullable<Plugin[K]>[] {
+): readonly NonNullable<Plugin[K]>[] {
+  if (plugins.length === 0) return NO_CALLBACKS;
   const callbacks: NonNullable<Plugin[K]>[] = [];
   for (const plugin of plugins) {
     const callback = plugin[key] as ((this: Plugin, args: unknown) => unknown) | undefined;
@@ -54,3 +55,5 @@ export function pluginCallbacks<K extends PluginCallbackKey>(
   }
   return callbacks;
 }
+
+const NO_CALLBACKS: readonly never[] = Object.freeze([]);
