@@ -23,44 +23,53 @@ export function frozenCopy<T>(value: T): T {
 }
 
 function copyData<T>(value: T, freeze: boolean): T {
-  if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'function' || typeof value === 'symbol') return structuredClone(value);
-    return value;
-  }
-  const root = shallowCopy(value as object);
-  const stack: [source: object, target: Record<string, unknown> | unknown[]][] = [];
-  if (root.copied) stack.push([value as object, root.copy as Record<string, unknown> | unknown[]]);
-  while (stack.length > 0) {
-    const [source, target] = stack.pop()!;
+  if (typeof value !== 'object' || value === null) return copyPrimitive(value);
+  // The objects still to fill, and their copies, side by side (no pair allocated per object, #24).
+  const sources: object[] = [];
+  const targets: (Record<string, unknown> | unknown[])[] = [];
+  const root = emptyCopy(value as object, sources, targets);
+  while (sources.length > 0) {
+    const source = sources.pop()!;
+    const target = targets.pop()!;
     if (Array.isArray(source)) {
       const array = target as unknown[];
-      for (let i = 0; i < source.length; i++) array[i] = copyChild(source[i], stack);
+      for (let i = 0; i < source.length; i++) {
+        const child: unknown = source[i];
+        array.push(typeof child !== 'object' || child === null ? copyPrimitive(child) : emptyCopy(child, sources, targets));
+      }
     } else {
       const object = target as Record<string, unknown>;
-      for (const key in source as Record<string, unknown>)
-        setOwnProperty(object, key, copyChild((source as Record<string, unknown>)[key], stack));
+      for (const key in source as Record<string, unknown>) {
+        const child = (source as Record<string, unknown>)[key];
+        setOwnProperty(object, key, typeof child !== 'object' || child === null ? copyPrimitive(child) : emptyCopy(child, sources, targets));
+      }
     }
     // Filled: its children are copies of their own (frozen when their turn comes), so freezing
     // the target now never freezes something another caller holds.
     if (freeze) Object.freeze(target);
   }
-  return root.copy as T;
+  return root as T;
 }
 
-function copyChild(child: unknown, stack: [object, Record<string, unknown> | unknown[]][]): unknown {
-  if (typeof child !== 'object' || child === null) {
-    if (typeof child === 'function' || typeof child === 'symbol') return structuredClone(child);
-    return child;
+/** A value that is no object as it is; a function or symbol makes `structuredClone` throw. */
+function copyPrimitive<T>(value: T): T {
+  if (typeof value === 'function' || typeof value === 'symbol') return structuredClone(value);
+  return value;
+}
+
+/**
+ * An empty array or plain object, queued to be filled from `value`; anything else that is an
+ * object (a Date, a Map, a typed array) as a finished structured clone.
+ */
+function emptyCopy(value: object, sources: object[], targets: (Record<string, unknown> | unknown[])[]): unknown {
+  let copy: Record<string, unknown> | unknown[];
+  if (Array.isArray(value)) copy = [];
+  else {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+    copy = {};
   }
-  const { copy, copied } = shallowCopy(child);
-  if (copied) stack.push([child, copy as Record<string, unknown> | unknown[]]);
+  sources.push(value);
+  targets.push(copy);
   return copy;
-}
-
-/** An empty array or plain object to fill (`copied`), or a finished structured clone. */
-function shallowCopy(value: object): { copy: unknown; copied: boolean } {
-  if (Array.isArray(value)) return { copy: new Array(value.length), copied: true };
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return { copy: structuredClone(value), copied: false };
-  return { copy: {}, copied: true };
 }
