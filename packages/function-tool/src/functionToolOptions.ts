@@ -9,6 +9,7 @@ import {
   type SchemaOutput,
   type ToolContext,
 } from '@adkit/flow';
+import { deepFreeze } from '@adkit/flow/store';
 import {
   assertToolOptions,
   confirmationGate,
@@ -141,11 +142,16 @@ function assertRest(label: string, options: { execute: unknown; response?: unkno
     throw new ConfigError(`${label}: execute must be a function (args, ctx) => result, got ${typeof options.execute}.`);
 }
 
+/**
+ * The declaration, sent unchanged by every step of every run: its schema is the tool's own copy,
+ * frozen through, so a callback or adapter that changes what one step sends gets a `TypeError`
+ * instead of changing what later steps send (#24). The tool freezes the object itself once built.
+ */
 function declare(options: { name: string; description: string; isLongRunning?: boolean }, parameters: JsonSchema): FunctionDeclaration {
   return {
     name: options.name,
     description: options.isLongRunning ? withLongRunningNote(options.description) : options.description,
-    parametersJsonSchema: parameters,
+    parametersJsonSchema: deepFreeze(parameters),
   };
 }
 
@@ -166,10 +172,10 @@ export function prepareResponse(label: string, toolName: string, response: AnySc
   if (isStandardSchema(response)) {
     const check = new SchemaCheck(response, { label: `${label}: the response schema`, declare: 'output' });
     const converter = Promise.resolve(standardResultConverter(toolName, check));
-    return { converter: () => converter, jsonSchema: check.jsonSchema };
+    return { converter: () => converter, jsonSchema: deepFreeze(check.jsonSchema) };
   }
   try {
-    return { converter: lazyResultConverter(toolName, response as TSchema), jsonSchema: plainJson(response as TSchema) };
+    return { converter: lazyResultConverter(toolName, response as TSchema), jsonSchema: deepFreeze(plainJson(response as TSchema)) };
   } catch (error) {
     throw new ConfigError(`${label}: the response schema does not compile: ${errorMessage(error)}`, { cause: error });
   }

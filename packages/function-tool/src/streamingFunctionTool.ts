@@ -1,5 +1,5 @@
 import type { AnySchema, FunctionDeclaration, RequestContext, RequestProcessor, SchemaOutput, StreamingTool, ToolContext } from '@adkit/flow';
-import { packTool, type LlmRequest } from '@adkit/flow';
+import { markSelfPacking, packTool, type LlmRequest } from '@adkit/flow';
 import { ToolError } from '@adkit/tool';
 import type { ArgumentParser } from './argumentParser.js';
 import { prepareFunctionTool, type FunctionToolBaseOptions } from './functionToolOptions.js';
@@ -103,6 +103,9 @@ class StreamingFunctionToolImpl<P extends AnySchema> implements StreamingFunctio
     }
   }
 }
+
+// Its processRequest only packs the tool: the flow packs it itself, with the others (#24).
+markSelfPacking(StreamingFunctionToolImpl.prototype.processRequest);
 
 /** The iterator's next item, or `ABORTED` as soon as the signal aborts (without waiting for it). */
 function nextUnlessAborted<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<IteratorResult<T> | typeof ABORTED> {

@@ -1,4 +1,4 @@
-import { packTool } from '@adkit/flow';
+import { markSelfPacking, packTool } from '@adkit/flow';
 import type { FunctionDeclaration, LlmRequest, RequestContext, RequestProcessor, RunnableTool, ToolContext } from '@adkit/flow';
 import { withLongRunningNote } from './longRunningNote.js';
 import { assertToolOptions, type ToolOptions } from './toolOptions.js';
@@ -57,3 +57,7 @@ export abstract class BaseTool implements RunnableTool, RequestProcessor {
     return this.isLongRunning ? withLongRunningNote(this.description) : this.description;
   }
 }
+
+// The flow packs tools that keep this processRequest itself, many at once (#24); an override is
+// a different function, which the flow calls.
+markSelfPacking(BaseTool.prototype.processRequest);

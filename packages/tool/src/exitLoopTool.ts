@@ -1,4 +1,5 @@
 import { LazySchema } from '@adkit/flow';
+import { deepFreeze } from '@adkit/flow/store';
 import type { FunctionDeclaration, ToolContext } from '@adkit/flow';
 import type { TSchema } from 'typebox';
 import { BaseTool } from './baseTool.js';
@@ -13,11 +14,12 @@ class ExitLoopTool extends BaseTool {
 
   constructor() {
     super({ name: 'exit_loop', description: 'Exits the loop.\n\nCall this function only when you are instructed to do so.\n' });
-    this.declared = {
+    // One object for every agent that uses the tool: frozen through, so no step can change it for the others.
+    this.declared = deepFreeze({
       name: this.name,
       description: this.description,
       parametersJsonSchema: JSON.parse(JSON.stringify(NO_ARGUMENTS)) as Record<string, unknown>,
-    };
+    });
   }
 
   declaration(): FunctionDeclaration {

@@ -50,11 +50,19 @@ export function wrapTool<T extends Tool>(tool: T, options: WrapToolOptions = {})
   const name = rename ? rename(tool.name) : tool.name;
   defineMember(wrapper, 'name', name);
   const declared = tool as Partial<RunnableTool>;
-  if (rename && typeof declared.declaration === 'function')
+  if (rename && typeof declared.declaration === 'function') {
+    // A frozen declaration (a function tool's, returned every step) is renamed once, so that the
+    // flow checks one object per tool, not a new copy every step (#24); the copy is frozen too.
+    // One that may change in place is copied on every call, as it may have changed.
+    let last: { source: FunctionDeclaration; renamed: FunctionDeclaration } | undefined;
     defineMember(wrapper, 'declaration', () => {
       const declaration = declared.declaration!.call(tool);
-      return declaration ? { ...declaration, name } : undefined;
+      if (!declaration) return undefined;
+      if (!Object.isFrozen(declaration)) return { ...declaration, name };
+      if (last?.source !== declaration) last = { source: declaration, renamed: Object.freeze({ ...declaration, name }) };
+      return last.renamed;
     });
+  }
   for (const [key, member] of Object.entries(overrides)) if (member !== undefined) defineMember(wrapper, key, member);
   const wrapped = wrapper as unknown as T;
   if (isRequestProcessor(tool)) {

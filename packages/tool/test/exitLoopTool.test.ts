@@ -17,6 +17,17 @@ describe('exit_loop (BT-7)', () => {
     expect(exitLoopTool.isLongRunning).toBe(false);
   });
 
+  it('#24: the one shared declaration is frozen through, so no agent\'s step can change it for the others', () => {
+    const declaration = exitLoopTool.declaration()!;
+    expect(exitLoopTool.declaration()).toBe(declaration);
+    expect(Object.isFrozen(declaration)).toBe(true);
+    expect(Object.isFrozen(declaration.parametersJsonSchema)).toBe(true);
+    expect(Object.isFrozen((declaration.parametersJsonSchema as { properties: object }).properties)).toBe(true);
+    expect(() => {
+      (declaration as { description?: string }).description = 'changed';
+    }).toThrow(TypeError);
+  });
+
   it('BT-7: sets escalate and skipSummarization and answers {}', async () => {
     const ctx = createToolContext();
     expect(await exitLoopTool.run(ctx, {})).toEqual({});

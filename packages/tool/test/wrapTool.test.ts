@@ -13,6 +13,7 @@ import {
   isSkipSummarizationResultDisplayer,
   isStreamingTool,
   LlmAgent,
+  type FunctionDeclaration,
   type LlmRequest,
   type RequestContext,
   type Tool,
@@ -140,6 +141,27 @@ describe('wrapTool (#9 point 11)', () => {
     expect(wrapper.name).toBe('web_search');
     expect(wrapper.declaration()).toEqual({ ...tool.declaration(), name: 'web_search' });
     expect(tool.declaration()!.name).toBe('search');
+  });
+
+  it('#24 rename: a frozen declaration is renamed once (the same frozen copy every step); one that can change is copied per call', () => {
+    const frozen = Object.freeze({ name: 'search', description: 'v1', parametersJsonSchema: Object.freeze({ type: 'object' }) });
+    let current: FunctionDeclaration = frozen;
+    const tool = rawTool('search', undefined, { declaration: () => current });
+    const wrapper = wrapTool(tool, { rename: (name) => `web_${name}` });
+    const renamed = wrapper.declaration()!;
+    expect(renamed).toEqual({ ...frozen, name: 'web_search' });
+    expect(wrapper.declaration()).toBe(renamed);
+    expect(Object.isFrozen(renamed)).toBe(true);
+    // A new declaration from the tool is renamed anew.
+    current = Object.freeze({ ...frozen, description: 'v2' });
+    expect(wrapper.declaration()).toEqual({ ...current, name: 'web_search' });
+    // An unfrozen one may change in place between calls: each call copies what it is now.
+    const mutable: FunctionDeclaration = { name: 'search', description: 'v3' };
+    current = mutable;
+    expect(wrapper.declaration()!.description).toBe('v3');
+    mutable.description = 'v4';
+    expect(wrapper.declaration()).toEqual({ name: 'web_search', description: 'v4' });
+    expect(mutable.name).toBe('search');
   });
 
   it('a self-registering tool registers the wrapper; the others it registers go through wrapRegistered', async () => {

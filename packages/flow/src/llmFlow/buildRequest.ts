@@ -9,6 +9,7 @@ import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import { appendInstructions, type LlmRequest } from '../model/llmRequest.js';
 import { packTool } from '../tools/packTool.js';
+import { declareHead, plainHead, registerHead } from '../tools/packPlan.js';
 import type { ResolvedTools } from './resolveTools.js';
 import { SET_MODEL_RESPONSE_INSTRUCTION } from './setModelResponseTool.js';
 import type { StepProblem } from './stepProblem.js';
@@ -52,6 +53,11 @@ export async function buildRequest(
 
   request.contents = buildContents(context.session.events, agent.name, context.branch);
 
+  // The tools that only pack themselves go in first, all at once (#24); their declarations still
+  // follow the flow's own, and the rest are processed one by one, in order.
+  const head = plainHead(agent, resolved.tools);
+  registerHead(request, head);
+
   if (agent.compiledOutputSchema && hasTools) {
     packTool(request, agent.compiledOutputSchema.tool);
     appendInstructions(request, [SET_MODEL_RESPONSE_INSTRUCTION]);
@@ -62,8 +68,10 @@ export async function buildRequest(
     packTool(request, transfer.tool);
   }
 
+  declareHead(request, head);
   const processing = new FlowContext(context, { actions });
-  for (const tool of resolved.tools) {
+  for (let i = head.tools.length; i < resolved.tools.length; i++) {
+    const tool = resolved.tools[i]!;
     const refused = toolRefusal(tool);
     if (refused) {
       problems.push(refused);

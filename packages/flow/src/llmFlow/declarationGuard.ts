@@ -48,15 +48,21 @@ export function sweepDeclarations(request: LlmRequest, problems: StepProblem[]):
   for (const entry of request.config.tools ?? []) {
     const declarations = entry.functionDeclarations;
     if (!Array.isArray(declarations)) continue;
-    const kept = declarations.filter((declaration) => {
+    // A new list only when something is left out: the usual step keeps the one it built.
+    let kept: FunctionDeclaration[] | undefined;
+    for (let i = 0; i < declarations.length; i++) {
+      const declaration = declarations[i]!;
       const problem = declarationProblem(declaration);
-      if (!problem) return true;
+      if (!problem) {
+        kept?.push(declaration);
+        continue;
+      }
+      kept ??= declarations.slice(0, i);
       const name = typeof declaration?.name === 'string' ? declaration.name : '';
       if (name && Object.hasOwn(request.tools, name)) delete (request.tools as Record<string, Tool>)[name];
       problems.push(refusal(name || '(unnamed)', problem));
-      return false;
-    });
-    if (kept.length !== declarations.length) entry.functionDeclarations = kept;
+    }
+    if (kept) entry.functionDeclarations = kept;
   }
 }
 

@@ -48,23 +48,27 @@ export class ToolResolver {
 
   private async load(context: ReadonlyContext): Promise<ResolvedTools> {
     const timeoutMs = this.agent.toolsetTimeoutMs ?? DEFAULT_TOOLSET_TIMEOUT_MS;
-    const listings = await Promise.all(this.agent.toolsets.map((toolset) => listToolset(toolset, context, timeoutMs)));
+    const listings = this.agent.toolsets.length > 0 ? await Promise.all(this.agent.toolsets.map((toolset) => listToolset(toolset, context, timeoutMs))) : [];
     const problems: StepProblem[] = [];
-    const owners = new Map<string, string>();
-    for (const name of this.reserved) owners.set(name, 'the flow');
+    // The agent's own tools never clash among themselves (LlmAgent refuses that at construction):
+    // each is only checked against the names the flow reserves this run, so an agent without
+    // toolsets pays one copy of its list per run, not a map entry per tool (#24).
     const tools: Tool[] = [];
     for (const tool of this.agent.tools) {
-      const owner = isDeclared(tool) ? owners.get(tool.name) : undefined;
-      if (owner) {
+      if (this.reserved.length > 0 && isDeclared(tool) && this.reserved.includes(tool.name)) {
         problems.push({
           code: 'TOOL_NAME_CLASH',
-          message: `Tool "${quoted(tool.name)}" of agent "${this.agent.name}" is left out: ${owner} uses that name this run; rename the tool.`,
+          message: `Tool "${quoted(tool.name)}" of agent "${this.agent.name}" is left out: the flow uses that name this run; rename the tool.`,
         });
         continue;
       }
-      if (isDeclared(tool)) owners.set(tool.name, `agent "${this.agent.name}"`);
       tools.push(tool);
     }
+    if (listings.length === 0) return { tools, toolsets: [], problems };
+    const owners = new Map<string, string>();
+    for (const name of this.reserved) owners.set(name, 'the flow');
+    const agentOwner = `agent "${this.agent.name}"`;
+    for (const tool of tools) if (isDeclared(tool) && !owners.has(tool.name)) owners.set(tool.name, agentOwner);
     const toolsets: Toolset[] = [];
     for (const [i, toolset] of this.agent.toolsets.entries()) {
       const listing = listings[i]!;
@@ -81,7 +85,8 @@ export class ToolResolver {
         });
         continue;
       }
-      for (const tool of listing.tools) if (isDeclared(tool)) owners.set(tool.name, `toolset "${quoted(toolset.name)}"`);
+      const owner = `toolset "${quoted(toolset.name)}"`;
+      for (const tool of listing.tools) if (isDeclared(tool)) owners.set(tool.name, owner);
       tools.push(...listing.tools);
       toolsets.push(toolset);
     }

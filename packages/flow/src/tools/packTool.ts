@@ -1,7 +1,7 @@
 import { setOwnProperty } from '../content/ownProperty.js';
 import { AdkitError } from '../errors.js';
 import type { LlmRequest } from '../model/llmRequest.js';
-import type { RunnableTool, StreamingTool, Tool } from './tool.js';
+import type { RequestProcessor, RunnableTool, StreamingTool, Tool } from './tool.js';
 
 /**
  * Registers a tool in the request's dispatch table and advertises its declaration (PK-1):
@@ -13,9 +13,12 @@ export function packTool(request: LlmRequest, tool: RunnableTool | StreamingTool
   const declaration = tool.declaration();
   if (!declaration) return;
   const entries = (request.config.tools ??= []);
-  const group = entries.find((entry) => entry.functionDeclarations !== undefined);
-  if (group) group.functionDeclarations!.push(declaration);
-  else entries.push({ functionDeclarations: [declaration] });
+  for (const entry of entries)
+    if (entry.functionDeclarations !== undefined) {
+      entry.functionDeclarations.push(declaration);
+      return;
+    }
+  entries.push({ functionDeclarations: [declaration] });
 }
 
 /**
@@ -43,3 +46,28 @@ export function replaceTool(request: LlmRequest, name: string, tool: Tool): void
     throw new AdkitError('TOOL_ERROR', `replaceTool: no tool "${name}" is registered on this request; register it with registerTool first.`);
   setOwnProperty(request.tools as Record<string, unknown>, name, tool);
 }
+
+const selfPackers = new WeakSet<object>();
+
+/**
+ * Marks a `processRequest` implementation as one that only packs its own tool, exactly
+ * `packTool(request, this)` (a `DUPLICATE_TOOL` refusal as a rejected promise), as `BaseTool`'s
+ * does. The flow then packs such tools itself, the whole run of them at once, without calling it
+ * each step (#24). Mark only a function that does nothing else: an override in a subclass is a
+ * different function and is called as usual. Returns the function.
+ */
+export function markSelfPacking<F extends RequestProcessor['processRequest']>(processRequest: F): F {
+  selfPackers.add(processRequest);
+  return processRequest;
+}
+
+/** Whether the function was marked by `markSelfPacking`. */
+export function isSelfPacking(processRequest: unknown): boolean {
+  // Nearly every tool is a BaseTool: one comparison instead of a set lookup per tool per step.
+  if (processRequest === lastSelfPacker) return true;
+  if (typeof processRequest !== 'function' || !selfPackers.has(processRequest)) return false;
+  lastSelfPacker = processRequest;
+  return true;
+}
+
+let lastSelfPacker: unknown;
