@@ -49,6 +49,12 @@ export interface FunctionTool<P extends AnySchema = AnySchema> extends RunnableT
   declaration(): FunctionDeclaration;
 }
 
+/** A tool's compiled argument parser and result converter. */
+interface Compiled<P extends AnySchema> {
+  parse: ArgumentParser<P>;
+  convert: ResultConverter;
+}
+
 class FunctionToolImpl<P extends AnySchema> extends BaseTool implements FunctionTool<P> {
   readonly parameters: P;
   readonly response?: AnySchema;
@@ -59,7 +65,7 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
   private readonly parser: () => Promise<ArgumentParser<P>>;
   private readonly converter: () => Promise<ResultConverter>;
   /** The compiled argument parser and result converter, once the first call has built them. */
-  private compiled?: { parse: ArgumentParser<P>; convert: ResultConverter };
+  private compiled?: Compiled<P>;
 
   constructor(options: FunctionToolOptions<P, AnySchema | undefined>) {
     const prepared = prepareFunctionTool('functionTool', options);
@@ -87,27 +93,40 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     return this.declared;
   }
 
-  async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
-    const { parse, convert } = this.compiled ?? (await this.compile());
-    // A step that is synchronous (TypeBox's check, no confirmation, a plain handler) is not
-    // awaited: each await of a plain value costs a turn of the microtask queue (#24).
-    // The signal only for a validator that answers later: reading it makes the call's controller (#24).
-    const signal = () => ctx.signal;
-    const parsed = parse(args, signal);
-    const input = isThenable(parsed) ? await parsed : parsed;
-    const gate = this.confirm(ctx, input);
-    if (gate) await gate;
-    if (!this.authorize) {
-      const result = this.execute(input, ctx);
-      const value = isThenable(result) ? await result : result;
-      return keepResponseParts(value, convert(value, signal));
+  // Written with `then`, not `async`/`await`: on the common path (compiled schemas, TypeBox's
+  // synchronous check, no confirmation, no auth) a call is the handler plus one promise reaction
+  // for the FT-5 result rules (#24). Every failure, synchronous or not, is a rejected promise.
+  run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    try {
+      const compiled = this.compiled;
+      if (!compiled) return this.compile().then(() => this.run(ctx, args));
+      // Standard Schema validators that answer later get the signal; reading it makes the call's controller.
+      const signal = () => ctx.signal;
+      const parsed = compiled.parse(args, signal);
+      if (isThenable(parsed)) return Promise.resolve(parsed).then((input) => this.afterParse(ctx, input, compiled, signal));
+      return this.afterParse(ctx, parsed, compiled, signal);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const outcome = await this.authorize(ctx, () => this.execute(input, ctx));
-    return 'pending' in outcome ? outcome.pending : keepResponseParts(outcome.value, convert(outcome.value, signal));
+  }
+
+  /** The confirmation gate (HC-2), then the handler (behind the auth step when there is one), then FT-5. */
+  private afterParse(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>, signal: () => AbortSignal): Promise<Record<string, unknown> | undefined> {
+    const gate = this.confirm(ctx, input);
+    if (gate) return gate.then(() => this.callHandler(ctx, input, compiled, signal));
+    return this.callHandler(ctx, input, compiled, signal);
+  }
+
+  private callHandler(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>, signal: () => AbortSignal): Promise<Record<string, unknown> | undefined> {
+    const finish = (value: unknown) => keepResponseParts(value, compiled.convert(value, signal));
+    if (this.authorize)
+      return this.authorize(ctx, () => this.execute(input, ctx)).then((outcome) => ('pending' in outcome ? outcome.pending : finish(outcome.value)));
+    const result = this.execute(input, ctx);
+    return isThenable(result) ? Promise.resolve(result).then(finish) : Promise.resolve(finish(result));
   }
 
   /** Compiles both schemas on the first call (TypeBox's compiler loads then) and keeps them here. */
-  private async compile(): Promise<{ parse: ArgumentParser<P>; convert: ResultConverter }> {
+  private async compile(): Promise<Compiled<P>> {
     const [parse, convert] = await Promise.all([this.parser(), this.converter()]);
     return (this.compiled = { parse, convert });
   }

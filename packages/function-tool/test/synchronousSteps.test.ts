@@ -45,4 +45,13 @@ describe('function tool: synchronous steps without awaits (#24)', () => {
     await expect(refused).rejects.toMatchObject({ code: 'INVALID_ARGUMENTS' });
     expect(ran).toBe(1);
   });
+
+  it('a synchronous result that fails the response schema rejects with INVALID_RESULT, also on the first call (schemas not compiled yet)', async () => {
+    const tool = functionTool({ name: 'typed', description: 'Typed.', parameters, response: Type.Object({ ok: Type.Boolean() }), execute: () => ({ ok: 'yes' }) as never });
+    for (let call = 0; call < 2; call++) {
+      const refused = tool.run(ctx, { n: 1 });
+      expect(refused).toBeInstanceOf(Promise);
+      await expect(refused).rejects.toMatchObject({ code: 'INVALID_RESULT' });
+    }
+  });
 });
