@@ -36,7 +36,7 @@ export async function run() {
   const [adk, { z }] = await Promise.all([peer.adk, peer.zod]);
   const adkitTool = functionTool({ name: 'lookup', description: 'Looks a key up.', parameters: Type.Object({ key: Type.String() }), execute });
   const peerTool = new adk.FunctionTool({ name: 'lookup', description: 'Looks a key up.', parameters: z.object({ key: z.string() }), execute });
-  // Three warm-up rounds (3,000 turns each): as in peerAdk.bench.mjs, neither framework is at its
+  // Three warm-up rounds (3,000 turns in all): as in peerAdk.bench.mjs, neither framework is at its
   // steady state after one.
   const [adkit, theirs] = await alternate([rounds(adkitRunner([adkitTool], CALLS)), rounds(peerRunner(adk, [peerTool], CALLS))], {
     warmup: counts(3, 1),
