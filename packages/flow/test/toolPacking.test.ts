@@ -243,6 +243,29 @@ describe('#24: self-packing tools are packed in one go, each step with its own t
     for (const request of model.requests) expect(Object.keys(request.tools)).toEqual(['a', 'added', 'b']);
   });
 
+  it('a processor after the self-packing tools that swaps one of their declarations for a cyclic one: the swap is refused (TOOL_REFUSED), every step', async () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    const swapper: Tool & { processRequest(ctx: RequestContext, request: LlmRequest): void } = {
+      name: 'swapper',
+      description: 'swaps a declaration',
+      processRequest(_ctx, request) {
+        const list = request.config.tools![0]!.functionDeclarations!;
+        list[1] = { name: 'b', parametersJsonSchema: cyclic };
+        list.push({ name: 'last' });
+      },
+    };
+    const model = new ScriptedModel([textResponse('1'), textResponse('2')]);
+    const events = await turns(new LlmAgent({ name: 'agent', model, tools: [packingTool('a'), packingTool('b'), swapper] }), 2);
+    for (const request of model.requests) {
+      expect(declaredNames(request)).toEqual(['a', 'last']);
+      expect(Object.keys(request.tools)).toEqual(['a']);
+    }
+    expect(events.filter((event) => event.errorCode).map((event) => event.errorMessage)).toEqual(
+      Array.from({ length: 2 }, () => expect.stringMatching(/^Tool "b" is left out: its parametersJsonSchema refers to itself/)),
+    );
+  });
+
   it('the flow\'s own tools are declared first, as before, also when the agent\'s tools come from a copied table', async () => {
     const child = new LlmAgent({ name: 'child', description: 'helps', model: new ScriptedModel([textResponse('hi')]) });
     const model = new ScriptedModel([textResponse('1'), textResponse('2')]);

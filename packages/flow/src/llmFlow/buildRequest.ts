@@ -8,8 +8,8 @@ import { injectSessionState } from '../agents/instructionTemplate.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import { appendInstructions, type LlmRequest } from '../model/llmRequest.js';
-import { packTool } from '../tools/packTool.js';
-import { declareHead, plainHead, registerHead } from '../tools/packPlan.js';
+import { declareTool, packTool, registerTool } from '../tools/packTool.js';
+import { packHead } from '../tools/packPlan.js';
 import type { ResolvedTools } from './resolveTools.js';
 import { SET_MODEL_RESPONSE_INSTRUCTION } from './setModelResponseTool.js';
 import type { StepProblem } from './stepProblem.js';
@@ -53,24 +53,26 @@ export async function buildRequest(
 
   request.contents = buildContents(context.session.events, agent.name, context.branch);
 
-  // The tools that only pack themselves go in first, all at once (#24); their declarations still
-  // follow the flow's own, and the rest are processed one by one, in order.
-  const head = plainHead(agent, resolved.tools);
-  registerHead(request, head);
-
-  if (agent.compiledOutputSchema && hasTools) {
-    packTool(request, agent.compiledOutputSchema.tool);
+  // The flow's own tools are declared first; then the tools that only pack themselves, all at once
+  // (#24), before anything registers, so that the step's table can start as a copy; the rest are
+  // processed one by one, in order.
+  const structured = agent.compiledOutputSchema && hasTools ? agent.compiledOutputSchema.tool : undefined;
+  if (structured) {
+    declareTool(request, structured);
     appendInstructions(request, [SET_MODEL_RESPONSE_INSTRUCTION]);
   }
-
   if (transfer) {
     appendInstructions(request, [transfer.instructions]);
-    packTool(request, transfer.tool);
+    declareTool(request, transfer.tool);
   }
+  const head = packHead(agent, request, resolved.tools);
+  if (structured) registerTool(request, structured);
+  if (transfer) registerTool(request, transfer.tool);
 
-  declareHead(request, head);
   const processing = new FlowContext(context, { actions });
-  for (let i = head.tools.length; i < resolved.tools.length; i++) {
+  // Whether a processor ran after the head: one may have moved or replaced the head's declarations.
+  let processed = false;
+  for (let i = head.count; i < resolved.tools.length; i++) {
     const tool = resolved.tools[i]!;
     const refused = toolRefusal(tool);
     if (refused) {
@@ -78,6 +80,7 @@ export async function buildRequest(
       continue;
     }
     if (isRequestProcessor(tool)) {
+      processed = true;
       // Most tools register synchronously: only a promise is waited for (#24).
       const pending = tool.processRequest(processing, request);
       if (pending) await pending;
@@ -86,11 +89,12 @@ export async function buildRequest(
   }
   for (const toolset of resolved.toolsets) {
     if (!isRequestProcessor(toolset)) continue;
+    processed = true;
     try {
       await toolset.processRequest(processing, request);
     } catch (error) {
       throw new Error(`process request by toolset "${toolset.name}": ${errorMessage(error)}`, { cause: error });
     }
   }
-  sweepDeclarations(request, problems);
+  sweepDeclarations(request, problems, processed ? undefined : head);
 }

@@ -42,16 +42,27 @@ export function toolRefusal(tool: Tool): StepProblem | undefined {
 /**
  * Removes from the request every declaration that cannot be sent, and the tool registered under
  * its name, adding a problem for each: the last pass before callbacks and the adapter see the
- * request, for declarations a request processor added itself.
+ * request, for declarations a request processor added itself. `vetted` names a run of one list,
+ * `list[from..to)`, that the flow checked this step and nothing has touched since: it is skipped.
  */
-export function sweepDeclarations(request: LlmRequest, problems: StepProblem[]): void {
+export function sweepDeclarations(
+  request: LlmRequest,
+  problems: StepProblem[],
+  vetted?: { readonly list: readonly FunctionDeclaration[] | undefined; readonly from: number; readonly to: number },
+): void {
   for (const entry of request.config.tools ?? []) {
     const declarations = entry.functionDeclarations;
     if (!Array.isArray(declarations)) continue;
+    const skip = declarations === vetted?.list ? vetted : undefined;
     // A new list only when something is left out: the usual step keeps the one it built.
     let kept: FunctionDeclaration[] | undefined;
     for (let i = 0; i < declarations.length; i++) {
       const declaration = declarations[i]!;
+      if (skip && i >= skip.from && i < skip.to) {
+        if (kept) kept.push(declaration);
+        else i = skip.to - 1;
+        continue;
+      }
       const problem = declarationProblem(declaration);
       if (!problem) {
         kept?.push(declaration);

@@ -53,17 +53,18 @@ export class ToolResolver {
     // The agent's own tools never clash among themselves (LlmAgent refuses that at construction):
     // each is only checked against the names the flow reserves this run, so an agent without
     // toolsets pays one copy of its list per run, not a map entry per tool (#24).
-    const tools: Tool[] = [];
-    for (const tool of this.agent.tools) {
-      if (this.reserved.length > 0 && isDeclared(tool) && this.reserved.includes(tool.name)) {
-        problems.push({
-          code: 'TOOL_NAME_CLASH',
-          message: `Tool "${quoted(tool.name)}" of agent "${this.agent.name}" is left out: the flow uses that name this run; rename the tool.`,
-        });
-        continue;
+    const tools: Tool[] = this.reserved.length === 0 ? this.agent.tools.slice() : [];
+    if (this.reserved.length > 0)
+      for (const tool of this.agent.tools) {
+        if (isDeclared(tool) && this.reserved.includes(tool.name)) {
+          problems.push({
+            code: 'TOOL_NAME_CLASH',
+            message: `Tool "${quoted(tool.name)}" of agent "${this.agent.name}" is left out: the flow uses that name this run; rename the tool.`,
+          });
+          continue;
+        }
+        tools.push(tool);
       }
-      tools.push(tool);
-    }
     if (listings.length === 0) return { tools, toolsets: [], problems };
     const owners = new Map<string, string>();
     for (const name of this.reserved) owners.set(name, 'the flow');

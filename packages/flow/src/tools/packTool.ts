@@ -1,5 +1,6 @@
 import { setOwnProperty } from '../content/ownProperty.js';
 import { AdkitError } from '../errors.js';
+import type { FunctionDeclaration } from '../content/content.js';
 import type { LlmRequest } from '../model/llmRequest.js';
 import type { RequestProcessor, RunnableTool, StreamingTool, Tool } from './tool.js';
 
@@ -10,15 +11,22 @@ import type { RequestProcessor, RunnableTool, StreamingTool, Tool } from './tool
  */
 export function packTool(request: LlmRequest, tool: RunnableTool | StreamingTool): void {
   registerTool(request, tool);
+  declareTool(request, tool);
+}
+
+/** Advertises the tool's declaration, if it has one, without registering it (the flow's half of `packTool`). */
+export function declareTool(request: LlmRequest, tool: RunnableTool | StreamingTool): void {
   const declaration = tool.declaration();
-  if (!declaration) return;
+  if (declaration) declarationList(request).push(declaration);
+}
+
+/** The request's function declarations: the first entry's that has them, or a new entry's. */
+export function declarationList(request: LlmRequest): FunctionDeclaration[] {
   const entries = (request.config.tools ??= []);
-  for (const entry of entries)
-    if (entry.functionDeclarations !== undefined) {
-      entry.functionDeclarations.push(declaration);
-      return;
-    }
-  entries.push({ functionDeclarations: [declaration] });
+  for (const entry of entries) if (entry.functionDeclarations !== undefined) return entry.functionDeclarations;
+  const list: FunctionDeclaration[] = [];
+  entries.push({ functionDeclarations: list });
+  return list;
 }
 
 /**
