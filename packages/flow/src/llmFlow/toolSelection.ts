@@ -57,7 +57,11 @@ export function runToolSelectors(agent: LlmAgent, plugins: readonly Plugin[]): r
 // The toolset selectors of a run's resolved tools, found once per run (the resolution is cached).
 const toolsetSelectors = new WeakMap<ResolvedTools, readonly Selector[]>();
 
+const NO_SELECTORS: readonly Selector[] = Object.freeze([]);
+
 function selectorsOf(resolved: ResolvedTools): readonly Selector[] {
+  // Without toolsets there is nothing to find, nor to remember per run (a WeakMap entry per run costs the GC).
+  if (resolved.toolsets.length === 0) return NO_SELECTORS;
   let found = toolsetSelectors.get(resolved);
   if (!found) {
     found = resolved.toolsets.filter(isToolSelector).map((toolset: Toolset & ToolSelector) => ({
