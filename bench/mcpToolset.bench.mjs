@@ -12,7 +12,7 @@
 import { createRequire } from 'node:module';
 import { createToolContext } from '@adkit/flow/testing';
 import { mcpToolset } from '@adkit/mcp-toolset';
-import { counts, formatDuration, measure, median } from './measure.mjs';
+import { betweenRounds, counts, formatDuration, measure, median } from './measure.mjs';
 import { loadPeer, versus } from './peer.mjs';
 // Internal: the toolset's connections (the same module instance as the package's, via its dist).
 import { toolsetConnections } from '../packages/mcp-toolset/dist/mcpToolset.js';
@@ -78,7 +78,7 @@ export async function run() {
     for (let j = 0; j < cases.length; j++) {
       const k = (round + j) % cases.length;
       prepare();
-      globalThis.gc?.();
+      betweenRounds();
       const before = process.cpuUsage();
       const start = process.hrtime.bigint();
       for (let i = 0; i < BATCH; i++) await cases[k](i);

@@ -12,6 +12,17 @@ export function counts(full, tiny) {
   return smoke ? tiny : full;
 }
 
+/**
+ * What runs before each timed round (with --expose-gc): a scavenge, so that the garbage one case
+ * left in the young generation is not collected on the next case's time. Not a full GC: a forced
+ * full collection puts both frameworks back in a cold state (measured: a runner turn ran ~7×
+ * slower in a 300-turn round after one, adkit and @google/adk alike), so rounds measured the
+ * recovery from it more than the code (#24).
+ */
+export function betweenRounds() {
+  globalThis.gc?.({ type: 'minor' });
+}
+
 /** The options of a timing loop, cut down to a token run in smoke mode. */
 function loopOptions({ warmup, rounds, minMs, batch }) {
   if (!smoke) return { warmup, rounds, minMs, batch };
@@ -20,7 +31,7 @@ function loopOptions({ warmup, rounds, minMs, batch }) {
 
 /**
  * Times an async operation: `warmup` calls first, then `rounds` rounds of at least `minMs` each
- * (whole batches of `batch` calls, at least one), with a GC between rounds when node runs with --expose-gc.
+ * (whole batches of `batch` calls, at least one), with a scavenge between rounds when node runs with --expose-gc (`betweenRounds`).
  * `operation` gets the call's index, counted across warm-up and rounds. Resolves to the median
  * nanoseconds per call.
  */
@@ -32,8 +43,8 @@ export async function measure(operation, options = {}) {
 /**
  * Times several async operations in alternating rounds, so that each sees the same machine load:
  * each is warmed up (`warmup` calls), then every round runs each operation for at least `minMs`
- * (whole batches of `batch` calls), starting with a different operation each round, a GC before
- * each (with --expose-gc). `operations[k]` gets its own call index. Resolves to one
+ * (whole batches of `batch` calls), starting with a different operation each round, a scavenge
+ * before each (`betweenRounds`, with --expose-gc). `operations[k]` gets its own call index. Resolves to one
  * `{ns, samples}` per operation: the median and every round's nanoseconds per call.
  */
 export async function alternate(operations, options = {}) {
@@ -45,7 +56,7 @@ export async function alternate(operations, options = {}) {
     for (let j = 0; j < operations.length; j++) {
       const k = (round + j) % operations.length;
       const operation = operations[k];
-      globalThis.gc?.();
+      betweenRounds();
       let done = 0;
       const start = process.hrtime.bigint();
       const end = start + BigInt(minMs) * 1_000_000n;

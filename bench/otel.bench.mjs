@@ -9,7 +9,7 @@ import { functionCallResponse, ScriptedModel, textResponse } from '@adkit/flow/t
 import { functionTool } from '@adkit/function-tool';
 import { otelPlugin } from '@adkit/otel';
 import Type from 'typebox';
-import { measure, median } from './measure.mjs';
+import { betweenRounds, measure, median } from './measure.mjs';
 
 export const title = 'otel: a runner turn with otelPlugin and no SDK installed, vs without the plugin';
 
@@ -38,14 +38,14 @@ async function setup(plugins) {
   };
 }
 
-/** Median ns per call of each operation, measured in alternating rounds (a GC before each). */
+/** Median ns per call of each operation, measured in alternating rounds (a scavenge before each, `betweenRounds`). */
 async function interleaved(operations) {
   const calls = operations.map(() => 0);
   for (const [k, operation] of operations.entries()) while (calls[k] < WARMUP) await operation(calls[k]++);
   const samples = operations.map(() => []);
   for (let round = 0; round < ROUNDS; round++)
     for (const [k, operation] of operations.entries()) {
-      globalThis.gc?.();
+      betweenRounds();
       const start = process.hrtime.bigint();
       for (let i = 0; i < TURNS_PER_ROUND; i++) await operation(calls[k]++);
       samples[k].push(Number(process.hrtime.bigint() - start) / TURNS_PER_ROUND);

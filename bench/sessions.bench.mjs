@@ -19,7 +19,7 @@ import { SqliteSessionService } from '@adkit/session-sqlite';
 import pg from 'pg';
 import Type from 'typebox';
 import { findPostgresBin, HOW_TO_ENABLE, startCluster } from '../packages/session-postgres/test/support/pgCluster.mjs';
-import { counts, formatDuration, median } from './measure.mjs';
+import { betweenRounds, counts, formatDuration, median } from './measure.mjs';
 import { loadPeer } from './peer.mjs';
 
 export const title = 'sessions: one function-call turn as the session grows, adkit vs @google/adk';
@@ -86,7 +86,7 @@ async function growth(store) {
     }
     const samples = [];
     for (let round = 0; round < ROUNDS; round++) {
-      globalThis.gc?.();
+      betweenRounds();
       const start = process.hrtime.bigint();
       for (const id of ids) await turn(store, id);
       samples.push(Number(process.hrtime.bigint() - start) / ids.length);

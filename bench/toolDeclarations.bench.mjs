@@ -8,7 +8,7 @@
 import { InMemoryRunner, LlmAgent } from '@adkit/flow';
 import { functionTool } from '@adkit/function-tool';
 import { parameters, zodParameters } from './fiveFields.mjs';
-import { counts, median } from './measure.mjs';
+import { betweenRounds, counts, median } from './measure.mjs';
 import { loadPeer, runTurn, scriptedReply, userMessage, versus } from './peer.mjs';
 
 export const title = 'tool declarations: what 20 and 100 tools add to a model step, adkit vs @google/adk';
@@ -63,7 +63,7 @@ async function turn(runner, i) {
 
 /**
  * Times `base(i)` and `withTools(i)` call by call, alternately (which goes first alternates too),
- * for ROUNDS rounds of `batch` pairs after `warmup` pairs, a GC before each round. Each round
+ * for ROUNDS rounds of `batch` pairs after `warmup` pairs, a scavenge before each round (`betweenRounds`). Each round
  * keeps the median of its pairs, so that a pause that hits one turn of a pair (a GC, another
  * process taking the CPU) does not count. Resolves to `{base, withTools, perTool}`, each
  * `{ns, samples}`: per turn, and the difference per tool (÷ `tools`).
@@ -76,7 +76,7 @@ async function paired(base, withTools, tools, { warmup, batch }) {
   const samples = { base: [], withTools: [], perTool: [] };
   let call = warmup;
   for (let round = 0; round < ROUNDS; round++) {
-    globalThis.gc?.();
+    betweenRounds();
     const baseNs = [];
     const withNs = [];
     const differences = [];
