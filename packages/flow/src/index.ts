@@ -128,7 +128,7 @@ export type { RunnerOptions, RunAsyncRequest } from './runner/runner.js';
 export { Runner } from './runner/runner.js';
 export type { InMemoryRunnerOptions } from './runner/inMemoryRunner.js';
 export { InMemoryRunner } from './runner/inMemoryRunner.js';
-export { markSelfPacking, packTool, registerTool, replaceTool } from './tools/packTool.js';
+export { isSelfPacking, markSelfPacking, packTool, registerTool, replaceTool } from './tools/packTool.js';
 export type { CompiledSchema } from './schema/compileSchema.js';
 export { compileSchema } from './schema/compileSchema.js';
 export { LazySchema } from './schema/lazySchema.js';

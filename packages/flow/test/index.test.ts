@@ -18,7 +18,7 @@ describe('@adkit/flow exports', () => {
         'checkSchemaSyntax', 'compileSchema', 'createEvent', 'createEventActions', 'createLlmRequest',
         'createModelContent', 'createUserContent', 'errorMessage', 'formatSchemaErrors', 'formatSchemaPath',
         'getFunctionCalls', 'getFunctionResponses', 'injectSessionState', 'isAdkitError', 'isClosable',
-        'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'markSelfPacking', 'isResponseDeferrer', 'isResumableTool',
+        'isEmptyActions', 'isFinalResponse', 'isModel', 'isRequestProcessor', 'isSelfPacking', 'markSelfPacking', 'isResponseDeferrer', 'isResumableTool',
         'isRunnableTool', 'isSkipSummarizationResultDisplayer', 'isStreamingTool', 'isToolSelector', 'isToolset', 'newFunctionCallId',
         'newId', 'packTool', 'pendingConfirmationRequests', 'pendingLongRunningCalls', 'readonlyState',
         'registerTool', 'replaceTool', 'requestText', 'scanConfirmationRequests', 'stderrLogger', 'stringifyContent',

@@ -1,4 +1,5 @@
-import { isRequestProcessor } from '@adkit/flow';
+import { isRequestProcessor, isSelfPacking } from '@adkit/flow';
+import { BaseTool } from './baseTool.js';
 import type { FunctionDeclaration, LlmRequest, ResumableTool, RunnableTool, StreamingTool, Tool } from '@adkit/flow';
 import { defineMember, delegateMembers, processWrapped, type ProcessRequestContext } from './delegation.js';
 
@@ -66,10 +67,17 @@ export function wrapTool<T extends Tool>(tool: T, options: WrapToolOptions = {})
   for (const [key, member] of Object.entries(overrides)) if (member !== undefined) defineMember(wrapper, key, member);
   const wrapped = wrapper as unknown as T;
   if (isRequestProcessor(tool)) {
-    const mapping = { rename, wrapRegistered, self: { tool, wrapper: wrapped } };
-    defineMember(wrapper, 'processRequest', (ctx: ProcessRequestContext, request: LlmRequest) =>
-      processWrapped(tool, ctx, request, mapping),
-    );
+    if (isSelfPacking(tool.processRequest) && overrides.declaration === undefined)
+      // The tool only packs itself (BaseTool's processRequest): the wrapper does the same, under its
+      // name with its declaration, which is what wrapping that processRequest would give, and lets
+      // the flow pack it with the other such tools, in one go (#24).
+      defineMember(wrapper, 'processRequest', BaseTool.prototype.processRequest);
+    else {
+      const mapping = { rename, wrapRegistered, self: { tool, wrapper: wrapped } };
+      defineMember(wrapper, 'processRequest', (ctx: ProcessRequestContext, request: LlmRequest) =>
+        processWrapped(tool, ctx, request, mapping),
+      );
+    }
   }
   return wrapped;
 }

@@ -10,6 +10,7 @@ import {
   isResponseDeferrer,
   isResumableTool,
   isRunnableTool,
+  isSelfPacking,
   isSkipSummarizationResultDisplayer,
   isStreamingTool,
   LlmAgent,
@@ -162,6 +163,44 @@ describe('wrapTool (#9 point 11)', () => {
     mutable.description = 'v4';
     expect(wrapper.declaration()).toEqual({ name: 'web_search', description: 'v4' });
     expect(mutable.name).toBe('search');
+  });
+
+  it('#24: a wrapped BaseTool packs itself like one (the flow packs it with the others); a processRequest override or a declaration override keeps the wrapped processRequest', async () => {
+    class Plain extends BaseTool {
+      private readonly declared = Object.freeze({ name: 'plain', description: 'plain', parametersJsonSchema: Object.freeze({ type: 'object' }) });
+      declaration() {
+        return this.declared;
+      }
+      async run() {
+        return { plain: true };
+      }
+    }
+    class Busy extends Plain {
+      override processRequest(ctx: RequestContext, request: LlmRequest) {
+        return super.processRequest(ctx, request);
+      }
+    }
+    const renamed = prefixTool(new Plain({ name: 'plain', description: 'plain' }), 'web');
+    expect(isSelfPacking((renamed as Plain).processRequest)).toBe(true);
+    expect(isSelfPacking((prefixTool(new Busy({ name: 'plain', description: 'plain' }), 'web') as Busy).processRequest)).toBe(false);
+    const overridden = wrapTool(new Plain({ name: 'plain', description: 'plain' }), { overrides: { declaration: () => ({ name: 'plain', description: 'other' }) } });
+    expect(isSelfPacking((overridden as Plain).processRequest)).toBe(false);
+
+    // Packed by hand and through the flow: the wrapper under its name, with its renamed declaration.
+    const request = createLlmRequest();
+    await (renamed as Plain).processRequest(ctx, request);
+    expect(request.tools.web_plain).toBe(renamed);
+    expect(request.config.tools).toEqual([{ functionDeclarations: [{ name: 'web_plain', description: 'plain', parametersJsonSchema: { type: 'object' } }] }]);
+    await expect(Promise.resolve((renamed as Plain).processRequest(ctx, request))).rejects.toThrow('duplicate tool: "web_plain"');
+    const model = new ScriptedModel([textResponse('1'), functionCallResponse([{ name: 'web_plain' }]), textResponse('2')]);
+    const agent = new LlmAgent({ name: 'a', model, tools: [renamed] });
+    await runOnce(agent, 'one');
+    const { events } = await runOnce(agent, 'two');
+    for (const sent of model.requests) {
+      expect(Object.keys(sent.tools)).toEqual(['web_plain']);
+      expect(sent.config.tools![0]!.functionDeclarations!.map((d) => d.name)).toEqual(['web_plain']);
+    }
+    expect(getFunctionResponses(events.find((event) => getFunctionResponses(event).length > 0)!)[0]!.response).toEqual({ plain: true });
   });
 
   it('a self-registering tool registers the wrapper; the others it registers go through wrapRegistered', async () => {
