@@ -33,7 +33,8 @@ export interface WrapToolOptions {
  * whatever the flow adds later — each calling the tool, except the members `overrides` replaces
  * and the name `rename` changes. It has no capability the tool lacks. When the tool registers
  * itself in `processRequest` (as `BaseTool` does), the wrapper is what gets registered, so calls
- * go through the wrapper.
+ * go through the wrapper; a tool that keeps `BaseTool`'s `processRequest` (which only packs the
+ * tool) gives a wrapper with that same one, packing the wrapper, unless `overrides` replaces `declaration`.
  *
  * ```ts
  * const audited = wrapTool(search, {
