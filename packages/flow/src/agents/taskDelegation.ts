@@ -14,9 +14,14 @@ import { TASK_METADATA_KEY, taskBranch, taskOpeningOf, type TaskOpening } from '
  */
 export type OpenTasksOutcome = 'answered' | 'waiting';
 
+/** Whether each agent's tool list holds a task agent tool, found once per list (it is fixed when the agent is built). */
+const taskToolLists = new WeakMap<readonly unknown[], boolean>();
+
 /** Whether the agent has a task agent among its tools; without one, `runOpenTasks` has nothing to run. */
 export function hasTaskTools(agent: LlmAgent): boolean {
-  return agent.tools.some(isTaskAgentTool);
+  let has = taskToolLists.get(agent.tools);
+  if (has === undefined) taskToolLists.set(agent.tools, (has = agent.tools.some(isTaskAgentTool)));
+  return has;
 }
 
 /**
