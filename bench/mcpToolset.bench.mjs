@@ -29,8 +29,8 @@ const server = {
 };
 const WARMUP = counts(1_000, 2);
 const ROUNDS = counts(21, 2);
-/** Calls per round. */
-const BATCH = counts(100, 2);
+/** Calls per round: 400 (~0.1 s), so one slow pipe write does not move a round's median (100 did: 1.02–1.29× run to run). */
+const BATCH = counts(400, 2);
 
 /** A toolset on server-everything, its `get-sum` tool, and the SDK client it calls through. */
 async function connect() {
