@@ -74,7 +74,7 @@ describe.runIf(chromiumAvailable)('dev UI in a browser', () => {
   }, 30_000);
 
   it('leaves no "sending…" card when the message\'s event and the end of its run come back before the POST answers', async () => {
-    // The race behind #27's flaky thread test: the socket is faster than the POST's response.
+    // The race behind #27's flaky thread test: the event stream (SSE) is faster than the POST's response.
     await page.route('**/messages', async (route) => {
       const response = await route.fetch();
       await page.locator('#events > .event[data-event-id][data-author="user"]', { hasText: 'hello before the answer' }).waitFor();

@@ -188,7 +188,7 @@ function send() {
   var text = messageBox.value;
   if (!text.trim() || !current.session || current.running) return;
   sendButton.disabled = true;
-  // Shown before the request: its stored event may come back over the socket (and the run end)
+  // Shown before the request: its stored event may come back over the event stream (and the run end)
   // before the POST answers, and a card shown after that would stay "sending…" for good.
   follow();
   var sending = showSending(text);
