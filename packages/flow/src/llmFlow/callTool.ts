@@ -30,6 +30,15 @@ export interface ToolOutcome {
   modelView?: ModelView;
 }
 
+/** The checked parts a tool or callback put beside its result (`withResponseParts`), if any; a bad part throws. */
+function partsBeside(toolName: string, value: unknown): FunctionResponsePart[] | undefined {
+  const attached = responsePartsOf(value);
+  if (attached === undefined) return undefined;
+  const checked = checkedResponseParts(toolName, attached);
+  if (checked instanceof Error) throw checked;
+  return checked;
+}
+
 /**
  * Runs a tool between its callbacks (FL-13): a before-callback result skips the tool; an error
  * (from the tool or a before-callback) goes to the on-error callbacks, which may recover; the
@@ -64,12 +73,7 @@ export async function callTool(
     try {
       const raw = await run();
       // Parts beside the result (#30): taken off before the result becomes plain JSON.
-      const attached = responsePartsOf(raw);
-      if (attached !== undefined) {
-        const checked = checkedResponseParts(tool.name, attached);
-        if (checked instanceof Error) throw checked;
-        parts = checked;
-      }
+      parts = partsBeside(tool.name, raw) ?? parts;
       result = resultAsJson(tool.name, raw);
     } catch (thrown) {
       if (thrown instanceof RunAbortedError) throw thrown;
@@ -96,12 +100,7 @@ export async function callTool(
     const after = firstOfChains(callbacks.after.plugins, callbacks.after.agent, () => ({ ...base, response: result, ...(failed ? { error } : {}) }));
     const replaced = after && (await after);
     if (replaced !== undefined) {
-      const attached = responsePartsOf(replaced);
-      if (attached !== undefined) {
-        const checked = checkedResponseParts(tool.name, attached);
-        if (checked instanceof Error) throw checked;
-        parts = checked;
-      }
+      parts = partsBeside(tool.name, replaced) ?? parts;
       result = resultAsJson(tool.name, replaced);
       failed = false;
       error = undefined;
