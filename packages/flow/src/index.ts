@@ -111,6 +111,7 @@ export type { Plugin } from './runner/plugin.js';
 export type { RunConfig } from './runner/runConfig.js';
 export type { InvocationContextInit } from './context/invocationContext.js';
 export { InvocationContext } from './context/invocationContext.js';
+export type { RunCancellation } from './context/runCancellation.js';
 export type { BaseAgentOptions } from './agents/baseAgent.js';
 export { BaseAgent } from './agents/baseAgent.js';
 export type { LlmAgentOptions, InstructionProvider } from './agents/llmAgent.js';

@@ -7,6 +7,7 @@ import { processWarnings } from '@adkit/test-support';
 import { describe, expect, it } from 'vitest';
 import { createUserContent, InMemoryRunner, LlmAgent, getFunctionResponses, type Event } from '../src/index.js';
 import { callSignal } from '../src/llmFlow/deadline.js';
+import { cancellationOfSignal, RunCanceller } from '../src/context/runCancellation.js';
 import { ScriptedModel, functionCallResponse, textResponse } from '../src/testing/index.js';
 import { rawTool } from './support.js';
 
@@ -73,7 +74,8 @@ describe('one abort listener per run, however many calls (issue #23 point 15)', 
 
   it('callSignal: one listener on the run signal for many calls, none once they are released; an aborted run gives aborted calls', () => {
     const run = new AbortController();
-    const calls = Array.from({ length: 30 }, () => callSignal(run.signal, undefined));
+    const linked = cancellationOfSignal(run.signal);
+    const calls = Array.from({ length: 30 }, () => callSignal(linked, undefined));
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
     for (const call of calls.slice(1)) call.release();
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(1);
@@ -81,14 +83,14 @@ describe('one abort listener per run, however many calls (issue #23 point 15)', 
     calls[0]!.release(); // twice is harmless
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
 
-    const live = callSignal(run.signal, 1_000);
-    const done = callSignal(run.signal, undefined);
+    const live = callSignal(linked, 1_000);
+    const done = callSignal(linked, undefined);
     done.release();
     run.abort(new Error('stop'));
     expect(live.signal.aborted).toBe(true);
     expect(live.timeout!.aborted).toBe(false);
     expect(done.signal.aborted).toBe(false); // released before the abort: it ended as it was
-    const late = callSignal(run.signal, undefined);
+    const late = callSignal(linked, undefined);
     expect(late.signal.aborted).toBe(true);
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
@@ -107,8 +109,9 @@ describe('a call signal made only when read (#24)', () => {
     const run = new Original();
     globalThis.AbortController = Counting;
     try {
-      const quiet = callSignal(run.signal, undefined);
-      const reader = callSignal(run.signal, undefined);
+      const linked = cancellationOfSignal(run.signal);
+      const quiet = callSignal(linked, undefined);
+      const reader = callSignal(linked, undefined);
       expect(made).toHaveLength(0);
       const readerSignal = reader.signal;
       expect(made).toHaveLength(1);
@@ -131,7 +134,7 @@ describe('a call signal made only when read (#24)', () => {
 
   it('until: a plain value or a settled promise passes through; a rejection stays the tool\'s own', async () => {
     const run = new AbortController();
-    const call = callSignal(run.signal, undefined);
+    const call = callSignal(cancellationOfSignal(run.signal), undefined);
     await expect(call.until(7, 't')).resolves.toBe(7);
     await expect(call.until(Promise.resolve('x'), 't')).resolves.toBe('x');
     await expect(call.until(Promise.reject(new Error('tool failed')), 't')).rejects.toThrow('tool failed');
@@ -141,7 +144,7 @@ describe('a call signal made only when read (#24)', () => {
 
   it('with a time limit: the call is given up with TOOL_TIMEOUT when the limit passes', async () => {
     const run = new AbortController();
-    const call = callSignal(run.signal, 20);
+    const call = callSignal(cancellationOfSignal(run.signal), 20);
     await expect(call.until(new Promise(() => {}), 'slow')).rejects.toMatchObject({ code: 'TOOL_TIMEOUT', toolName: 'slow', timeoutMs: 20 });
     expect(call.signal.aborted).toBe(true);
     expect(call.timeout!.aborted).toBe(true);
@@ -169,5 +172,111 @@ describe('a call signal made only when read (#24)', () => {
     controller.abort(new Error('user left'));
     await run;
     expect(seen!.aborted).toBe(true);
+  });
+});
+
+describe("the run's signal, made only when read (#24)", () => {
+  /** Runs `work` with every AbortController made meanwhile counted. */
+  async function counting<T>(work: () => Promise<T>): Promise<{ made: number; value: T }> {
+    let made = 0;
+    const Original = globalThis.AbortController;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      const value = await work();
+      return { made, value };
+    } finally {
+      globalThis.AbortController = Original;
+    }
+  }
+
+  /** A model that never reads `options.signal` (a cached or scripted one), asking for one call, then answering. */
+  const quietModel = () => {
+    let step = 0;
+    return {
+      model: 'quiet',
+      async *generateContent() {
+        yield step++ === 0
+          ? { content: { role: 'model', parts: [{ functionCall: { name: 'add', args: { a: 1 } } }] } }
+          : { content: { role: 'model', parts: [{ text: 'done' }] } };
+      },
+    };
+  };
+
+  it('a turn whose model and tool never read a signal makes no AbortController; its events are as before', async () => {
+    const add = rawTool('add', async (args) => ({ sum: Number(args.a) + 1 }));
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model: quietModel(), tools: [add] }), appName: 'app' });
+    await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const { made, value: events } = await counting(async () => {
+      const events: Event[] = [];
+      for await (const event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go') })) events.push(event);
+      return events;
+    });
+    expect(made).toBe(0);
+    expect(events.flatMap(getFunctionResponses).map((response) => response.response)).toEqual([{ sum: 2 }]);
+    expect(events.at(-1)?.content?.parts?.[0]?.text).toBe('done');
+  });
+
+  it('a model that reads options.signal gets the run signal, aborted when the caller cancels mid-call', async () => {
+    let seen: AbortSignal | undefined;
+    let started!: () => void;
+    const calling = new Promise<void>((resolve) => (started = resolve));
+    const model = {
+      model: 'reader',
+      async *generateContent(_request: unknown, options: { signal?: AbortSignal }) {
+        seen = options.signal;
+        started();
+        await new Promise((resolve) => seen!.addEventListener('abort', resolve));
+        yield { content: { role: 'model', parts: [{ text: 'late' }] } };
+      },
+    };
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model }), appName: 'app' });
+    await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const caller = new AbortController();
+    const events: Event[] = [];
+    const run = (async () => {
+      for await (const event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go'), signal: caller.signal }))
+        events.push(event);
+    })();
+    await calling;
+    expect(seen).toBeInstanceOf(AbortSignal);
+    expect(seen!.aborted).toBe(false);
+    caller.abort(new Error('user left'));
+    await run;
+    expect(seen!.reason).toEqual(new Error('user left'));
+    expect(events).toEqual([]); // the late answer is neither yielded
+    const stored = await runner.sessionService.getSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    expect(stored!.events.map((event) => event.author)).toEqual(['user']); // nor saved
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('RunCanceller: a signal first read after the abort is aborted with its reason; listeners run once, none after', () => {
+    const run = new RunCanceller();
+    const heard: unknown[] = [];
+    const listener = (reason: unknown) => heard.push(reason);
+    const off = run.onAbort(listener);
+    run.onAbort(listener); // the same function twice: two registrations
+    const removed = run.onAbort(() => heard.push('removed'));
+    removed();
+    off();
+    off(); // twice is harmless
+    expect(run.aborted).toBe(false);
+    run.abort(new Error('stop'));
+    run.abort(new Error('again')); // the first reason stays
+    expect(heard).toEqual([new Error('stop')]);
+    expect(run.reason).toEqual(new Error('stop'));
+    expect(run.signal.aborted).toBe(true);
+    expect(run.signal.reason).toEqual(new Error('stop'));
+    run.onAbort(() => heard.push('after'));
+    expect(heard).toHaveLength(1);
+    // With no reason, as AbortController.abort() does: an AbortError.
+    const plain = new RunCanceller();
+    const signal = plain.signal;
+    plain.abort();
+    expect(signal.reason).toMatchObject({ name: 'AbortError' });
   });
 });

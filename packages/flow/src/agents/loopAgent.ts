@@ -28,7 +28,7 @@ export class LoopAgent extends BaseAgent {
           yield event;
           if (event.actions.escalate) escalated = true;
         }
-        if (escalated || context.endInvocation || context.signal.aborted) return;
+        if (escalated || context.endInvocation || context.aborted) return;
       }
     }
   }

@@ -7,7 +7,7 @@ export class SequentialAgent extends BaseAgent {
   protected async *runImpl(context: InvocationContext): AsyncGenerator<Event, void, undefined> {
     for (const agent of this.subAgents) {
       yield* agent.runAsync(context);
-      if (context.endInvocation || context.signal.aborted) return;
+      if (context.endInvocation || context.aborted) return;
     }
   }
 }

@@ -47,7 +47,7 @@ export async function* runOpenTasks(agent: LlmAgent, context: InvocationContext)
   const calls = unansweredTaskCalls(context.session.events, agent.name, context.branch, taskTools);
   for (const call of calls) {
     const outcome = yield* runTask(agent, taskTools.get(call.name)!, call, context);
-    if (outcome === 'waiting' || context.signal.aborted || context.endInvocation) return 'waiting';
+    if (outcome === 'waiting' || context.aborted || context.endInvocation) return 'waiting';
   }
   // The model is not called while a call made beside a task (a long-running one) has no answer.
   return calls.length > 0 && besideUnanswered(context.session.events, agent.name, calls) ? 'waiting' : 'answered';
@@ -126,7 +126,7 @@ async function* runTask(
   if (!finished) {
     for await (const event of taskAgent.runAsync(context.withAgent(taskAgent, branch))) {
       yield event;
-      if (context.signal.aborted) return 'waiting';
+      if (context.aborted) return 'waiting';
       if (!event.partial && (event.errorCode || event.errorMessage) && !STEP_PROBLEM_CODES.has(event.errorCode ?? '')) failure = event;
     }
     if (context.endInvocation) return 'waiting';

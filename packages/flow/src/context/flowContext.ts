@@ -66,7 +66,8 @@ export class FlowContext implements RequestContext {
     this.#source = source;
     this.actions = init.actions ?? createEventActions();
     this.state = new DeltaState(source.session.state, this.actions.stateDelta);
-    this.#signal = init.signal ?? source.signal;
+    // Read on first use: the run's signal is made only when something asks for it (#24).
+    this.#signal = init.signal ?? (() => source.signal);
   }
 
   /** Aborted when the run is cancelled (or, for a tool call, when its time limit passes). */

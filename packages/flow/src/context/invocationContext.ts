@@ -9,6 +9,7 @@ import { DEFAULT_MAX_LLM_CALLS, type RunConfig } from '../runner/runConfig.js';
 import type { Session, SessionService } from '../sessions/session.js';
 import { stderrLogger, type Logger } from './logger.js';
 import type { RunContext } from './runContext.js';
+import { cancellationOfSignal, isRunCancellation, type RunCancellation } from './runCancellation.js';
 
 export interface InvocationContextInit {
   invocationId: string;
@@ -19,7 +20,8 @@ export interface InvocationContextInit {
   memoryService?: MemoryService;
   userContent?: Content;
   runConfig?: RunConfig;
-  signal: AbortSignal;
+  /** Cancels the run: an AbortSignal, or the runner's `RunCancellation` (its signal made on first read). */
+  signal: AbortSignal | RunCancellation;
   branch?: string;
   plugins?: readonly Plugin[];
   /** The caller's per-run context; never saved. */
@@ -47,7 +49,8 @@ export class InvocationContext {
   readonly memoryService?: MemoryService;
   readonly userContent?: Content;
   readonly runConfig: RunConfig;
-  readonly signal: AbortSignal;
+  /** How the run is cancelled; the flow checks `cancellation.aborted`, so the run's signal is made only when read (#24). */
+  readonly cancellation: RunCancellation;
   readonly branch?: string;
   readonly plugins: readonly Plugin[];
   readonly context: RunContext;
@@ -70,7 +73,7 @@ export class InvocationContext {
     this.memoryService = init.memoryService;
     this.userContent = init.userContent;
     this.runConfig = init.runConfig ?? {};
-    this.signal = init.signal;
+    this.cancellation = isRunCancellation(init.signal) ? init.signal : cancellationOfSignal(init.signal);
     this.branch = init.branch;
     this.plugins = init.plugins ?? [];
     this.context = init.context ?? {};
@@ -78,6 +81,16 @@ export class InvocationContext {
     this.confirmationSecret = init.confirmationSecret;
     this.credentials = init.credentials;
     this.shared = shared;
+  }
+
+  /** Aborted when the run is cancelled. */
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  /** True once the run is cancelled: what `signal.aborted` says, without making the signal. */
+  get aborted(): boolean {
+    return this.cancellation.aborted;
   }
 
   get agentName(): string {
@@ -103,7 +116,27 @@ export class InvocationContext {
 
   /** The same invocation, run by another agent. */
   withAgent(agent: BaseAgent, branch = this.branch): InvocationContext {
-    return new InvocationContext({ ...this, agent, branch, runConfig: this.runConfig, plugins: this.plugins }, this.shared);
+    // Field by field: spreading the instance cost microseconds a turn (#24).
+    return new InvocationContext(
+      {
+        invocationId: this.invocationId,
+        agent,
+        session: this.session,
+        sessionService: this.sessionService,
+        artifactService: this.artifactService,
+        memoryService: this.memoryService,
+        userContent: this.userContent,
+        runConfig: this.runConfig,
+        signal: this.cancellation,
+        branch,
+        plugins: this.plugins,
+        context: this.context,
+        logger: this.logger,
+        confirmationSecret: this.confirmationSecret,
+        credentials: this.credentials,
+      },
+      this.shared,
+    );
   }
 
   /**

@@ -47,16 +47,22 @@ export async function* callModel(
   }
   const afterPlugins = pluginCallbacks(plugins, 'afterModelCallback');
   try {
-    const stream = model.generateContent(request, { stream: context.runConfig.streamingMode === 'sse', signal: context.signal });
+    // The run's signal is made when the model reads it (a scripted or cached model may never do).
+    const stream = model.generateContent(request, {
+      stream: context.runConfig.streamingMode === 'sse',
+      get signal() {
+        return context.signal;
+      },
+    });
     for await (const raw of stream) {
-      if (context.signal.aborted) return;
+      if (context.aborted) return;
       const response = checkedCalls(raw, refusals);
       const after = firstOfChains(afterPlugins, agent.afterModelCallbacks, () => ({ ...args(), response }));
       const replaced = after && (await after);
       yield replaced ? checkedCalls(replaced, refusals) : response;
     }
   } catch (error) {
-    if (context.signal.aborted) return;
+    if (context.aborted) return;
     const recovered = await firstResult(pluginCallbacks(plugins, 'onModelErrorCallback'), { ...args(), error });
     yield recovered ?? { errorCode: 'MODEL_ERROR', errorMessage: `Model "${model.model}" failed: ${errorMessage(error)}` };
   }

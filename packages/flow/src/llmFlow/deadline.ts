@@ -1,5 +1,6 @@
 import { AdkitError } from '../errors.js';
 import { raceAbort } from '../model/raceAbort.js';
+import type { RunCancellation } from '../context/runCancellation.js';
 
 /** What on-error callbacks see when a tool call runs past its time limit. */
 export class ToolTimeoutError extends AdkitError {
@@ -20,7 +21,7 @@ export class RunAbortedError extends Error {
   }
 }
 
-/** A signal for one tool call, linked to the run's; `release()` unlinks it once the call is done. */
+/** A signal for one tool call, linked to the run's cancellation; `release()` unlinks it once the call is done. */
 export interface CallSignal {
   /** The call's own signal, aborted when the run's is (or its timeout fires). */
   readonly signal: AbortSignal;
@@ -35,59 +36,25 @@ export interface CallSignal {
   release(): void;
 }
 
-/** A call as its run's link sees it: cancelled when the run's signal aborts. */
-interface LinkedCall {
-  cancel(reason: unknown): void;
-}
-
-// The calls in flight on each run signal, with the one listener that cancels them all. However many
-// run at once, the run's signal carries that one listener, and none once they are done: with a
-// listener per call, more than ten parallel calls printed MaxListenersExceededWarning (#23 point
-// 15), and tools that listen on their signal (fetch, SDKs) added theirs to the run's too.
-const inFlight = new WeakMap<AbortSignal, { calls: Set<LinkedCall>; onAbort: () => void }>();
-
-/** Adds `call` to the run signal's one listener; returns how to take it off again. */
-function link(runSignal: AbortSignal, call: LinkedCall): () => void {
-  let current = inFlight.get(runSignal);
-  if (!current) {
-    const calls = new Set<LinkedCall>();
-    const onAbort = () => {
-      inFlight.delete(runSignal);
-      for (const linked of calls) linked.cancel(runSignal.reason);
-      calls.clear();
-    };
-    current = { calls, onAbort };
-    inFlight.set(runSignal, current);
-    runSignal.addEventListener('abort', onAbort, { once: true });
-  }
-  const entry = current;
-  entry.calls.add(call);
-  return () => {
-    if (!entry.calls.delete(call) || entry.calls.size > 0 || inFlight.get(runSignal) !== entry) return;
-    inFlight.delete(runSignal);
-    runSignal.removeEventListener('abort', entry.onAbort);
-  };
-}
-
 /**
  * A call with no time limit: its AbortController is made only when something reads its signal
  * (most tools never do), and `until` waits without a listener of its own (#24: a controller and
  * two listener changes per call were a tenth of a runner turn). Cancelled with the run, as an
  * eager signal would be; released first, it stays as it ended.
  */
-class UntimedCall implements CallSignal, LinkedCall {
+class UntimedCall implements CallSignal {
   #controller?: AbortController;
   #cancelled = false;
   #reason: unknown;
   #waiting?: Set<(error: unknown) => void>;
   readonly #unlink: () => void;
 
-  constructor(runSignal: AbortSignal) {
-    if (runSignal.aborted) {
+  constructor(run: RunCancellation) {
+    if (run.aborted) {
       this.#cancelled = true;
-      this.#reason = runSignal.reason;
+      this.#reason = run.reason;
       this.#unlink = () => {};
-    } else this.#unlink = link(runSignal, this);
+    } else this.#unlink = run.onAbort((reason) => this.cancel(reason));
   }
 
   get signal(): AbortSignal {
@@ -148,11 +115,11 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
  * A signal for one tool call: its own, aborted when the run's signal is, joined with a timeout
  * when there is one.
  */
-export function callSignal(runSignal: AbortSignal, timeoutMs: number | undefined): CallSignal {
-  if (timeoutMs === undefined || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return new UntimedCall(runSignal);
+export function callSignal(run: RunCancellation, timeoutMs: number | undefined): CallSignal {
+  if (timeoutMs === undefined || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return new UntimedCall(run);
   const own = new AbortController();
-  const release = runSignal.aborted ? () => {} : link(runSignal, { cancel: (reason) => own.abort(reason) });
-  if (runSignal.aborted) own.abort(runSignal.reason);
+  const release = run.onAbort((reason) => own.abort(reason));
+  if (run.aborted) own.abort(run.reason);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = AbortSignal.any([own.signal, timeout]);
   return {

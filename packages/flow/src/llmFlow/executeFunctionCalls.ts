@@ -106,7 +106,7 @@ export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGene
 
   while (true) {
     while (progress.length > 0) {
-      if (invocation.signal.aborted) return;
+      if (invocation.aborted) return;
       yield progress.shift()!;
     }
     if (settled) break;
@@ -114,7 +114,7 @@ export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGene
     wake = undefined;
   }
   await all;
-  if (invocation.signal.aborted || !records) return;
+  if (invocation.aborted || !records) return;
   const merged = mergeResponses(invocation, records);
   if (merged) yield merged;
 }
@@ -125,7 +125,7 @@ async function executeCall(
   onProgress: (call: FunctionCall, report: ProgressReport) => void,
 ): Promise<CallRecord> {
   // A call still queued behind `maxConcurrency` when the run is cancelled never starts.
-  if (batch.invocation.signal.aborted) throw new RunAbortedError();
+  if (batch.invocation.aborted) throw new RunAbortedError();
   const id = call.id ?? '';
   const tool = Object.hasOwn(batch.tools, call.name) ? batch.tools[call.name] : undefined;
   const actions = createEventActions();
@@ -149,7 +149,7 @@ async function executeCall(
   // The handler gets its own copy: changing `args` changes neither the saved call nor the next request.
   const args = cloneData(call.args ?? {});
   const timeoutMs = tool?.timeoutMs ?? batch.toolTimeoutMs;
-  const cancel = callSignal(batch.invocation.signal, timeoutMs);
+  const cancel = callSignal(batch.invocation.cancellation, timeoutMs);
   try {
     const context = new ToolCallContext(batch.invocation, {
       actions,
@@ -193,7 +193,7 @@ async function executeCall(
     const paused = noAnswer && !tool.isLongRunning && isResumableTool(tool);
     return record(outcome, !(noAnswer && (defers || tool.isLongRunning || paused)), paused);
   } finally {
-    // Unlinks the call from the run's signal; the run's one listener goes with its last call.
+    // Unlinks the call from the run's cancellation.
     cancel.release();
   }
 }

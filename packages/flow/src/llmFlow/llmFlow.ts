@@ -47,12 +47,12 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
   while (true) {
     // The agent's open task calls run before its model is called again (#27); one that waits for
     // the user ends the turn.
-    if ((hasTaskTools(agent) && (yield* runOpenTasks(agent, context)) === 'waiting') || context.signal.aborted || context.endInvocation) return;
+    if ((hasTaskTools(agent) && (yield* runOpenTasks(agent, context)) === 'waiting') || context.aborted || context.endInvocation) return;
     let last: Event | undefined;
     let lastWasPartial = false;
     let final = false;
     for await (const event of runStep(agent, context, resolver, callbacks, outputCheck, handoff, selectors)) {
-      if (context.signal.aborted) return;
+      if (context.aborted) return;
       yield event;
       lastWasPartial = event.partial === true;
       if (event.partial) continue;
@@ -63,7 +63,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
         : isFinalResponse(event);
       last = event;
     }
-    if (context.signal.aborted || context.endInvocation || !last || lastWasPartial) return;
+    if (context.aborted || context.endInvocation || !last || lastWasPartial) return;
     if (final && !isThoughtOnly(last)) {
       // A task called beside a call that ends the turn (a long-running one) still runs now (#27).
       if (hasTaskTools(agent)) yield* runOpenTasks(agent, context);
@@ -133,22 +133,22 @@ async function* runStep(
     const resuming = mayResume(context.session.events, context.invocationId);
     let paused =
       resuming && (yield* resumeCredentialCalls(context, async () => (await resolver.resolve(new FlowContext(context))).tools, callbacks, agent));
-    if (context.signal.aborted || context.endInvocation) return;
+    if (context.aborted || context.endInvocation) return;
     const resolved = await resolver.resolve(new FlowContext(context));
-    if (context.signal.aborted) return;
+    if (context.aborted) return;
     for (const problem of resolver.unreported(resolved.problems)) yield reportProblem(context, problem);
     if (resuming) {
       paused = (yield* resumeConfirmedCalls(context, resolved.tools, callbacks, agent)) || paused;
-      if (context.signal.aborted || context.endInvocation) return;
+      if (context.aborted || context.endInvocation) return;
       paused = (yield* resumePausedCalls(context, resolved.tools, callbacks, agent)) || paused;
     }
-    if (context.signal.aborted || context.endInvocation || paused) return;
+    if (context.aborted || context.endInvocation || paused) return;
     await buildRequest(agent, context, request, await selectStepTools(resolved, selectors, context), handoff, actions, problems);
   } catch (error) {
-    if (!context.signal.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
+    if (!context.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
     return;
   }
-  if (context.signal.aborted) return;
+  if (context.aborted) return;
   // One bad part never takes the agent down: what was left out is said, the model is still called.
   for (const problem of resolver.unreported(problems)) yield reportProblem(context, problem);
 
@@ -182,7 +182,7 @@ async function* runStep(
         if (!produced.partial && !responses) responses = produced;
         yield produced;
       }
-      if (!responses || context.signal.aborted) return;
+      if (!responses || context.aborted) return;
       const confirmation = await confirmationEvent(context, event, responses);
       if (confirmation) yield confirmation;
       const structured = await structuredAnswer(context, agent, responses, outputCheck);
@@ -191,7 +191,7 @@ async function* runStep(
       return;
     }
   } catch (error) {
-    if (!context.signal.aborted) yield errorEvent(context, 'FLOW_ERROR', errorMessage(error));
+    if (!context.aborted) yield errorEvent(context, 'FLOW_ERROR', errorMessage(error));
   }
 }
 

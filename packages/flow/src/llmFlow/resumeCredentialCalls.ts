@@ -111,7 +111,7 @@ export async function* resumeCredentialCalls(
       if (!context.credentials) throw new Error('the runner has no credential manager');
       await context.credentials.completeRequest(request, reply, scope, { signal: context.signal });
     } catch (error) {
-      if (context.signal.aborted) return false;
+      if (context.aborted) return false;
       refusals.set(call.id!, `Authorization for tool "${call.name}" failed: ${errorMessage(error)}. The tool did not run; ask the user whether to try again.`);
     }
   }

@@ -48,7 +48,7 @@ export async function* runResumedCalls(
   let paused = false;
   try {
     if (marker) yield marker;
-    if (context.signal.aborted) return false;
+    if (context.aborted) return false;
     const available: Record<string, Tool> = {};
     for (const call of calls) {
       const tool = tools.get(call.name);
@@ -79,7 +79,7 @@ export async function* runResumedCalls(
       }
       yield event;
     }
-    if (!responses || context.signal.aborted) return paused;
+    if (!responses || context.aborted) return paused;
     // A resumed call that asks for (another) approval gets a request, as on its first run.
     const asked = await confirmationEvent(context, callsEvent(context, calls), responses);
     if (asked) {

@@ -23,7 +23,7 @@ export async function appendAfterConflict(service: SessionService, context: Invo
   const own = isResumedResult(event);
   for (let attempt = 0; attempt < MAX_REBASES; attempt++) {
     const fresh = await service.getSession({ appName: session.appName, userId: session.userId, sessionId: session.id });
-    if (!fresh || context.signal.aborted) return false;
+    if (!fresh || context.aborted) return false;
     const loaded = session.events;
     if (fresh.events.length < loaded.length || loaded.some((known, i) => fresh.events[i]!.id !== known.id)) return false;
     if (!own && !fresh.events.slice(loaded.length).every((other) => isLateResult(other, loaded))) return false;

@@ -8,6 +8,7 @@ import { createEvent, getFunctionCalls, type Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
 import { exceedsDepth, MAX_VALUE_DEPTH } from '../content/valueDepth.js';
 import { InvocationContext } from '../context/invocationContext.js';
+import { RunCanceller } from '../context/runCancellation.js';
 import { stderrLogger, type Logger } from '../context/logger.js';
 import type { RunContext } from '../context/runContext.js';
 import type { MemoryService } from '../services/memoryService.js';
@@ -135,11 +136,12 @@ export class Runner implements AsyncDisposable {
         'INVALID_MESSAGE',
         `runAsync: newMessage or stateDelta nests deeper than ${MAX_VALUE_DEPTH} levels; nothing was saved. Send flatter data.`,
       );
-    const controller = new AbortController();
-    const stopWithCaller = () => controller.abort(request.signal?.reason);
+    // The run's own cancellation, joined with the caller's signal; its AbortSignal is made only
+    // when something reads it (a model adapter, a tool, a callback): most turns never do (#24).
+    const run = new RunCanceller();
+    const stopWithCaller = () => run.abort(request.signal?.reason);
     if (request.signal?.aborted) return;
     request.signal?.addEventListener('abort', stopWithCaller, { once: true });
-    const signal = controller.signal;
     let finished = false;
     try {
       const session = await this.loadSession(request);
@@ -152,7 +154,7 @@ export class Runner implements AsyncDisposable {
         memoryService: this.memoryService,
         userContent: request.newMessage && redactCredentialReplies(request.newMessage),
         runConfig: request.runConfig,
-        signal,
+        signal: run,
         plugins: this.plugins,
         context: request.context,
         logger: this.logger,
@@ -162,23 +164,23 @@ export class Runner implements AsyncDisposable {
       if (request.newMessage && context.userContent !== request.newMessage) context.keepCredentialReplies(request.newMessage);
       try {
         yield* this.runInvocation(context, request);
-        finished = !signal.aborted;
+        finished = !run.aborted;
       } catch (error) {
         if (!(error instanceof EndWith) && !(error instanceof RunEnded)) throw error;
         // The run ends here: whatever still runs (tools of a step a plugin broke off) is cancelled.
-        if (!signal.aborted) controller.abort(new AdkitError('RUN_ENDED', error.message || 'The run ended.'));
+        run.abort(new AdkitError('RUN_ENDED', error.message || 'The run ended.'));
         if (error instanceof EndWith) yield error.event;
         finished = true;
       }
     } finally {
       request.signal?.removeEventListener('abort', stopWithCaller);
       // Leaving early (break, return(), a throw) cancels whatever still runs.
-      if (!finished && !signal.aborted) controller.abort(new AdkitError('RUN_CANCELLED', 'The consumer stopped reading the run.'));
+      if (!finished) run.abort(new AdkitError('RUN_CANCELLED', 'The consumer stopped reading the run.'));
     }
   }
 
   private async *runInvocation(context: InvocationContext, request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
-    const { session, signal } = context;
+    const { session, cancellation } = context;
     for (const plugin of this.plugins) {
       const content = await this.pluginCall(context, plugin, 'beforeRunCallback', () => plugin.beforeRunCallback?.({ context }));
       if (content) {
@@ -208,13 +210,13 @@ export class Runner implements AsyncDisposable {
       });
       await this.save(context, userEvent);
     }
-    if (signal.aborted) return;
+    if (cancellation.aborted) return;
 
     const agent = (tasks[0] && this.agent.findAgent(tasks[0].parent)) || this.agentToRun(session, request.newMessage);
     const events = agent.runAsync(context.withAgent(agent));
     try {
       for await (let event of events) {
-        if (signal.aborted) return;
+        if (cancellation.aborted) return;
         for (const plugin of this.plugins) {
           const replaced = await this.pluginCall(context, plugin, 'onEventCallback', () =>
             plugin.onEventCallback?.({ context, event }),
@@ -226,15 +228,15 @@ export class Runner implements AsyncDisposable {
             break;
           }
         }
-        if (signal.aborted) return;
+        if (cancellation.aborted) return;
         if (!event.partial) await this.save(context, event);
-        if (signal.aborted) return;
+        if (cancellation.aborted) return;
         yield event;
       }
     } finally {
       await events.return(undefined);
     }
-    if (signal.aborted) return;
+    if (cancellation.aborted) return;
     for (const plugin of this.plugins)
       await this.pluginCall(context, plugin, 'afterRunCallback', () => plugin.afterRunCallback?.({ context }));
     if (this.addSessionsToMemory && this.memoryService)
@@ -249,7 +251,7 @@ export class Runner implements AsyncDisposable {
       await this.sessionService.appendEvent(context.session, event);
       return event;
     } catch (error) {
-      if (context.signal.aborted) throw new RunEnded();
+      if (context.aborted) throw new RunEnded();
       // Another runner appended first: nothing of this run may be saved; the caller retries. Only
       // a resumed call's result (it ran) is appended to the reloaded session, never lost (#23).
       if (isAdkitError(error) && error.code === 'SESSION_CONFLICT') {
@@ -273,7 +275,7 @@ export class Runner implements AsyncDisposable {
     try {
       return await call();
     } catch (error) {
-      if (context.signal.aborted) throw new RunEnded();
+      if (context.aborted) throw new RunEnded();
       // Another runner appended first: nothing of this run may be saved; the caller retries.
       if (isAdkitError(error) && error.code === 'SESSION_CONFLICT') throw error;
       const failure = createEvent({
