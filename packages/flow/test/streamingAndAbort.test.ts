@@ -76,6 +76,23 @@ describe('streaming tools', () => {
     const session = await runner.sessionService.getSession({ appName: 'test', userId: 'u', sessionId });
     expect(session!.events.map((e) => e.content?.parts?.[0]?.text)).toEqual(['go', 'Hello']);
   });
+
+  it('FL-8: a model event\'s partial events share its id; the next model event, in the next step, has another', async () => {
+    const tool = rawTool('t', async () => ({ ok: true }));
+    const model = new ScriptedModel([
+      [textResponse('Look'), functionCallResponse([{ name: 't', args: {} }])],
+      [textResponse('Do'), textResponse('ne')],
+    ]);
+    const { events } = await runOnce(new LlmAgent({ name: 'a', model, tools: [tool] }), 'go', { streaming: true });
+    const fromModel = events.filter((e) => e.author === 'a' && !getFunctionResponses(e).length);
+    expect(fromModel.map((e) => e.partial ?? false)).toEqual([true, true, false, true, true, false]);
+    const [first, second] = [fromModel.slice(0, 3), fromModel.slice(3)];
+    expect(new Set(first.map((e) => e.id)).size).toBe(1);
+    expect(new Set(second.map((e) => e.id)).size).toBe(1);
+    expect(first[0]!.id).not.toBe(second[0]!.id);
+    const ids = events.filter((e) => !e.partial).map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length); // every saved event has an id of its own
+  });
 });
 
 describe('cancellation', () => {

@@ -56,7 +56,8 @@ export type EventInit = Partial<Omit<Event, 'actions'>> &
  * as `undefined` are left out, so the event is the same after a JSON round trip.
  */
 export function createEvent(init: EventInit): Event {
-  const event: Record<string, unknown> = { id: newId(), timestamp: Date.now() };
+  // A given id is used as it is: no random id made only to be overwritten.
+  const event: Record<string, unknown> = { id: init.id ?? newId(), timestamp: Date.now() };
   for (const key in init) {
     const value = (init as Record<string, unknown>)[key];
     if (value !== undefined && key !== 'actions') event[key] = value;

@@ -152,15 +152,17 @@ async function* runStep(
   // One bad part never takes the agent down: what was left out is said, the model is still called.
   for (const problem of resolver.unreported(problems)) yield reportProblem(context, problem);
 
-  let eventId = newId();
+  // The id of the model event being formed: its partial events share it with the complete one.
+  // Made when the first event of it comes, not ahead (a step's last response leaves none unused).
+  let eventId: string | undefined;
   const refusals = new Map<string, string>();
   try {
     for await (const response of callModel(agent, context, model, request, actions, refusals)) {
       if (!response.content && !response.errorCode && !response.interrupted && !(response.partial && response.toolCallDelta)) continue;
-      const event = modelEvent(context, request, response, eventId, response.partial ? undefined : actions);
+      const event = modelEvent(context, request, response, (eventId ??= newId()), response.partial ? undefined : actions);
       if (!response.partial) {
         actions = createEventActions();
-        eventId = newId();
+        eventId = undefined;
         if (agent.outputKey) await saveOutput(agent, event, outputCheck, context.signal);
       }
       yield event;
