@@ -64,8 +64,9 @@ export abstract class BaseAgent {
   }
 
   /** Runs the agent within an invocation, yielding its events. */
-  async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
-    yield* this.runImpl(parentContext.withAgent(this));
+  runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void, undefined> {
+    // The agent's own generator, not one wrapped around it: every event passes one layer fewer (#24).
+    return this.runImpl(parentContext.withAgent(this));
   }
 
   /** The agent's own behaviour; `context.agent` is this agent. */

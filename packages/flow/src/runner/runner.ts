@@ -213,7 +213,7 @@ export class Runner implements AsyncDisposable {
     if (cancellation.aborted) return;
 
     const agent = (tasks[0] && this.agent.findAgent(tasks[0].parent)) || this.agentToRun(session, request.newMessage);
-    const events = agent.runAsync(context.withAgent(agent));
+    const events = agent.runAsync(context);
     try {
       for await (let event of events) {
         if (cancellation.aborted) return;
