@@ -1,13 +1,14 @@
-import type { AnySchema, SchemaCheck, SchemaOutput, SchemaResult } from '@adkit/flow';
+import type { AnySchema, SchemaCheck, SchemaOutput, SchemaResult, ToolContext } from '@adkit/flow';
 import { checkSchemaSyntax, compileSchema, invalidArgumentsError } from '@adkit/tool';
 import type { Static, TSchema } from 'typebox';
 import { hasDefaults, strictSchema } from './strictSchema.js';
 
 /**
  * Turns the model's arguments into the handler's typed arguments, or throws a `ToolError`.
- * Synchronous for TypeBox; a promise when a Standard Schema's validator is async.
+ * Synchronous for TypeBox; a native promise when a Standard Schema's validator is async, which
+ * then gets the call's signal (`ctx.signal`, read only then: reading it makes the call's controller).
  */
-export type ArgumentParser<P extends AnySchema> = (args: unknown, signal?: AbortSignal | (() => AbortSignal)) => SchemaOutput<P> | Promise<SchemaOutput<P>>;
+export type ArgumentParser<P extends AnySchema> = (args: unknown, ctx?: Pick<ToolContext, 'signal'>) => SchemaOutput<P> | Promise<SchemaOutput<P>>;
 
 /**
  * The argument parser of one tool (FT-4 step 3). The schema is checked now, at construction
@@ -57,8 +58,8 @@ export function standardArgumentParser<P extends AnySchema>(toolName: string, ch
     if (result.ok) return result.value as SchemaOutput<P>;
     throw invalidArgumentsError(toolName, result.problems, check.jsonSchema);
   };
-  return (args, signal) => {
-    const result = check.validateLenient(args ?? {}, signal);
+  return (args, ctx) => {
+    const result = check.validateLenient(args ?? {}, ctx && (() => ctx.signal));
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
 }

@@ -49,11 +49,19 @@ export interface FunctionTool<P extends AnySchema = AnySchema> extends RunnableT
   declaration(): FunctionDeclaration;
 }
 
-/** A tool's compiled argument parser and result converter. */
+/** A tool's compiled argument parser and result converter, and the FT-5 step calls share when they can. */
 interface Compiled<P extends AnySchema> {
   parse: ArgumentParser<P>;
   convert: ResultConverter;
+  /**
+   * FT-5 for a handler's value (converted, its response parts kept), made once for every call when
+   * the converter needs no signal (no response schema, or a TypeBox one); `undefined` for a
+   * Standard Schema response, whose validator may need the call's signal.
+   */
+  finish: ((value: unknown) => Converted | Promise<Converted>) | undefined;
 }
+
+type Converted = Record<string, unknown> | undefined;
 
 class FunctionToolImpl<P extends AnySchema> extends BaseTool implements FunctionTool<P> {
   readonly parameters: P;
@@ -64,6 +72,8 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
   private readonly authorize?: (ctx: ToolContext, execute: () => unknown) => Promise<AuthorizedOutcome>;
   private readonly parser: () => Promise<ArgumentParser<P>>;
   private readonly converter: () => Promise<ResultConverter>;
+  /** Whether the result converter may need the call's signal (a Standard Schema response). */
+  private readonly resultNeedsSignal: boolean;
   /** The compiled argument parser and result converter, once the first call has built them. */
   private compiled?: Compiled<P>;
 
@@ -78,6 +88,7 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     const declaration = prepared.declaration;
     const response = prepareResponse(`functionTool "${this.name}"`, this.name, options.response);
     this.converter = response.converter;
+    this.resultNeedsSignal = response.needsSignal;
     if (options.response !== undefined) this.response = options.response;
     if (response.jsonSchema) declaration.responseJsonSchema = response.jsonSchema;
     this.declared = Object.freeze(declaration);
@@ -95,40 +106,44 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
 
   // Written with `then`, not `async`/`await`: on the common path (compiled schemas, TypeBox's
   // synchronous check, no confirmation, no auth) a call is the handler plus one promise reaction
-  // for the FT-5 result rules (#24). Every failure, synchronous or not, is a rejected promise.
+  // for the FT-5 result rules (#24), and allocates no closure of its own. Every failure,
+  // synchronous or not, is a rejected promise.
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     try {
       const compiled = this.compiled;
-      if (!compiled) return this.compile().then(() => this.run(ctx, args));
-      // Standard Schema validators that answer later get the signal; reading it makes the call's controller.
-      const signal = () => ctx.signal;
-      const parsed = compiled.parse(args, signal);
-      if (isThenable(parsed)) return Promise.resolve(parsed).then((input) => this.afterParse(ctx, input, compiled, signal));
-      return this.afterParse(ctx, parsed, compiled, signal);
+      if (compiled === undefined) return this.compile().then(() => this.run(ctx, args));
+      // A Standard Schema validator that answers later reads ctx.signal (which makes the call's controller) then.
+      const parsed = compiled.parse(args, ctx);
+      // The parsers answer later only with a native promise (a Standard Schema's async validator).
+      if (parsed instanceof Promise) return parsed.then((input: SchemaOutput<P>) => this.afterParse(ctx, input, compiled));
+      return this.afterParse(ctx, parsed, compiled);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
   /** The confirmation gate (HC-2), then the handler (behind the auth step when there is one), then FT-5. */
-  private afterParse(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>, signal: () => AbortSignal): Promise<Record<string, unknown> | undefined> {
+  private afterParse(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>): Promise<Record<string, unknown> | undefined> {
     const gate = this.confirm(ctx, input);
-    if (gate) return gate.then(() => this.callHandler(ctx, input, compiled, signal));
-    return this.callHandler(ctx, input, compiled, signal);
+    if (gate !== undefined) return gate.then(() => this.callHandler(ctx, input, compiled));
+    return this.callHandler(ctx, input, compiled);
   }
 
-  private callHandler(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>, signal: () => AbortSignal): Promise<Record<string, unknown> | undefined> {
-    const finish = (value: unknown) => keepResponseParts(value, compiled.convert(value, signal));
-    if (this.authorize)
+  private callHandler(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>): Promise<Record<string, unknown> | undefined> {
+    const finish = compiled.finish ?? ((value: unknown) => keepResponseParts(value, compiled.convert(value, ctx)));
+    if (this.authorize !== undefined)
       return this.authorize(ctx, () => this.execute(input, ctx)).then((outcome) => ('pending' in outcome ? outcome.pending : finish(outcome.value)));
     const result = this.execute(input, ctx);
+    // What `Promise.resolve` would return as it is (a native promise), without the call.
+    if (result instanceof Promise && result.constructor === Promise) return result.then(finish);
     return isThenable(result) ? Promise.resolve(result).then(finish) : Promise.resolve(finish(result));
   }
 
   /** Compiles both schemas on the first call (TypeBox's compiler loads then) and keeps them here. */
   private async compile(): Promise<Compiled<P>> {
     const [parse, convert] = await Promise.all([this.parser(), this.converter()]);
-    return (this.compiled = { parse, convert });
+    const finish = this.resultNeedsSignal ? undefined : (value: unknown) => keepResponseParts(value, convert(value));
+    return (this.compiled = { parse, convert, finish });
   }
 }
 

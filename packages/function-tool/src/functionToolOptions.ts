@@ -158,6 +158,8 @@ function declare(options: { name: string; description: string; isLongRunning?: b
 /** A function tool's response: its converter (FT-5) and what is declared (`responseJsonSchema`). */
 export interface PreparedResponse {
   converter: () => Promise<ResultConverter>;
+  /** Whether the converter may need the call's signal (a Standard Schema's validator may answer later). */
+  needsSignal: boolean;
   /** Absent without a response schema. */
   jsonSchema?: JsonSchema;
 }
@@ -168,14 +170,14 @@ export interface PreparedResponse {
  * receives is the validated output) and validated through `~standard.validate`.
  */
 export function prepareResponse(label: string, toolName: string, response: AnySchema | undefined): PreparedResponse {
-  if (response === undefined) return { converter: lazyResultConverter(toolName, undefined) };
+  if (response === undefined) return { converter: lazyResultConverter(toolName, undefined), needsSignal: false };
   if (isStandardSchema(response)) {
     const check = new SchemaCheck(response, { label: `${label}: the response schema`, declare: 'output' });
     const converter = Promise.resolve(standardResultConverter(toolName, check));
-    return { converter: () => converter, jsonSchema: deepFreeze(check.jsonSchema) };
+    return { converter: () => converter, needsSignal: true, jsonSchema: deepFreeze(check.jsonSchema) };
   }
   try {
-    return { converter: lazyResultConverter(toolName, response as TSchema), jsonSchema: deepFreeze(plainJson(response as TSchema)) };
+    return { converter: lazyResultConverter(toolName, response as TSchema), needsSignal: false, jsonSchema: deepFreeze(plainJson(response as TSchema)) };
   } catch (error) {
     throw new ConfigError(`${label}: the response schema does not compile: ${errorMessage(error)}`, { cause: error });
   }

@@ -1,9 +1,12 @@
-import type { SchemaCheck, SchemaResult } from '@adkit/flow';
+import type { SchemaCheck, SchemaResult, ToolContext } from '@adkit/flow';
 import { checkSchemaSyntax, compileSchema, ToolError, type CompiledSchema } from '@adkit/tool';
 import type { TSchema } from 'typebox';
 
-/** Turns a handler's return value into the tool's result (FT-5); a promise for an async Standard Schema validator. */
-export type ResultConverter = (value: unknown, signal?: AbortSignal | (() => AbortSignal)) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+/**
+ * Turns a handler's return value into the tool's result (FT-5); a promise for an async Standard
+ * Schema validator, which then gets the call's signal (`ctx.signal`, read only then).
+ */
+export type ResultConverter = (value: unknown, ctx?: Pick<ToolContext, 'signal'>) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
 
 /**
  * The FT-5 rules for one tool. A response schema is checked now (construction) and compiled when
@@ -43,9 +46,9 @@ export function standardResultConverter(toolName: string, check: SchemaCheck): R
     if (!result.ok) throw invalidResult(toolName, result.problems);
     return wrapResult(result.value);
   };
-  return (raw, signal) => {
+  return (raw, ctx) => {
     if (raw === undefined || raw === null) return undefined;
-    const result = check.validate(jsonValue(raw), signal);
+    const result = check.validate(jsonValue(raw), ctx && (() => ctx.signal));
     return result instanceof Promise ? result.then(finish) : finish(result);
   };
 }

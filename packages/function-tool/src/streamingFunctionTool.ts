@@ -67,7 +67,7 @@ class StreamingFunctionToolImpl<P extends AnySchema> implements StreamingFunctio
 
   async *runStream(ctx: ToolContext, args: Record<string, unknown>): AsyncGenerator<string, void, undefined> {
     const parse = this.parse ?? (this.parse = await this.parser());
-    const input = await parse(args, ctx.signal);
+    const input = await parse(args, ctx);
     await this.confirm(ctx, input);
     if (ctx.signal.aborted) return;
     const stream = this.execute(input, ctx);

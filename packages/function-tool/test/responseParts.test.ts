@@ -1,10 +1,12 @@
 // #30 point 1: a function tool returns parts beside its JSON result with `withResponseParts`; the
-// parts survive the result's conversion (a response schema builds a new object) and reach the
-// function response, with and without a response schema.
-import { InMemoryRunner, LlmAgent, createUserContent, getFunctionResponses, withResponseParts, type Event } from '@adkit/flow';
-import { ScriptedModel, functionCallResponse, textResponse } from '@adkit/flow/testing';
+// parts survive the result's conversion (`{result}` for an array, a `toJSON()` value, a Standard
+// Schema response's output: each a new object) and reach the function response, with and without
+// a response schema.
+import { InMemoryRunner, LlmAgent, createUserContent, getFunctionResponses, responsePartsOf, withResponseParts, type Event } from '@adkit/flow';
+import { ScriptedModel, createToolContext, functionCallResponse, textResponse } from '@adkit/flow/testing';
 import Type from 'typebox';
 import { expect, it } from 'vitest';
+import { z } from 'zod';
 import { functionTool } from '../src/index.js';
 
 const image = { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } };
@@ -27,6 +29,19 @@ it.each([
   expect(events.flatMap((event) => getFunctionResponses(event))).toEqual([
     { id: 'c1', name: 'chart', response: { title: 'Sales 2026', rows: 12 }, parts: [image] },
   ]);
+});
+
+it.each([
+  ['an array result, wrapped as {result}', () => withResponseParts(['q1', 'q2'], [image]), undefined, { result: ['q1', 'q2'] }],
+  ['a result with toJSON(), converted', () => withResponseParts({ toJSON: () => ({ title: 'Sales' }) }, [image]), undefined, { title: 'Sales' }],
+  ['a zod response schema (its output is a new object)', () => withResponseParts({ title: 'Sales' }, [image]), z.object({ title: z.string(), rows: z.number().default(0) }), { title: 'Sales', rows: 0 }],
+])('#30: parts beside %s stay on what the tool answers', async (_label, result, response, expected) => {
+  const tool = functionTool({ name: 'chart', description: 'Draws.', parameters: Type.Object({}), ...(response ? { response } : {}), execute: async () => result() as never });
+  for (let call = 0; call < 2; call++) {
+    const answer = await tool.run(createToolContext(), {});
+    expect(answer).toEqual(expected);
+    expect(responsePartsOf(answer)).toEqual([image]);
+  }
 });
 
 it('#30: toModelOutput: the model is sent the mapped result, the event keeps the result; a non-function is a ConfigError', async () => {

@@ -121,6 +121,20 @@ describe('#26 the same tool in zod, valibot and arktype', () => {
     expect((await rejection(tool.run(ctx, { code: 'no' }))).problems).toEqual(['code: unknown code']);
   });
 
+  it("a validator that never settles gives up when the call's signal aborts, for the arguments and for the result", async () => {
+    const stuck = handWritten(() => new Promise(() => {}));
+    const tools = [
+      functionTool({ name: 'stuck_args', description: 's', parameters: stuck, execute: () => ({}) }),
+      functionTool({ name: 'stuck_result', description: 's', parameters: Type.Object({}), response: stuck, execute: () => ({ city: 'Oslo' }) }),
+    ];
+    for (const tool of tools) {
+      const controller = new AbortController();
+      const run = tool.run(createToolContext({ signal: controller.signal }), { city: 'Oslo' });
+      controller.abort(new Error(`${tool.name} cancelled`));
+      await expect(run).rejects.toThrow(`${tool.name} cancelled`);
+    }
+  });
+
   it('response: declared from jsonSchema.output, checked by validate, the model gets the output', async () => {
     const tool = functionTool({
       name: 'temp',

@@ -20,6 +20,13 @@ describe('function tool: synchronous steps without awaits (#24)', () => {
     await expect(tool.run(ctx, { n: 21 })).resolves.toEqual({ result: 42 });
   });
 
+  it('a handler returning a Promise subclass is waited for (FT-5 then applies)', async () => {
+    class Deferred<T> extends Promise<T> {}
+    const tool = functionTool({ name: 'sub', description: 'Sub.', parameters, execute: ({ n }) => Deferred.resolve(n + 1) as never });
+    const answer = tool.run(ctx, { n: 41 });
+    await expect(answer).resolves.toEqual({ result: 42 });
+  });
+
   it('a synchronous handler: its result converted, its throw a rejection, not a throw from run()', async () => {
     const tool = functionTool({
       name: 'sync',
