@@ -56,6 +56,43 @@ describe('frozenCopy', () => {
   });
 });
 
+describe('frozenCopy: empty objects and arrays (#24)', () => {
+  it('gives every empty plain object and array the same frozen one; a change to the source after the copy reaches no copy', () => {
+    const first = { stateDelta: {}, artifactDelta: {}, list: [], bare: Object.create(null) as object };
+    const second = { stateDelta: {}, list: [] };
+    const [a, b] = [frozenCopy(first), frozenCopy(second)];
+    expect(a.stateDelta).toBe(b.stateDelta);
+    expect(a.artifactDelta).toBe(a.stateDelta);
+    expect(a.bare).toBe(a.stateDelta);
+    expect(a.list).toBe(b.list);
+    for (const empty of [a.stateDelta, a.list]) expect(Object.isFrozen(empty)).toBe(true);
+    expect(Object.getPrototypeOf(a.stateDelta)).toBe(Object.prototype);
+    expect(Array.isArray(a.list)).toBe(true);
+    // The sources stay the caller's own: filling them later changes no stored copy.
+    (first.stateDelta as Record<string, unknown>).k = 1;
+    first.list.push(1 as never);
+    expect(b.stateDelta).toEqual({});
+    expect(b.list).toEqual([]);
+    expect(() => ((a.stateDelta as Record<string, unknown>).k = 1)).toThrow(TypeError);
+    // Not empty: an own copy, as before (also an object whose only key is __proto__).
+    const hostile = frozenCopy(JSON.parse('{"d": {"__proto__": 1}}') as { d: object });
+    expect(hostile.d).not.toBe(a.stateDelta);
+    expect(Object.hasOwn(hostile.d, '__proto__')).toBe(true);
+    // cloneData (not frozen) never shares: each empty is the caller's own to fill.
+    const copies = [cloneData(first.artifactDelta), cloneData(first.artifactDelta)];
+    expect(copies[0]).not.toBe(copies[1]);
+    expect(Object.isFrozen(copies[0])).toBe(false);
+  });
+
+  it("a stored event with empty deltas, frozen, equals the caller's event after a JSON round trip", () => {
+    const event = createEvent({ invocationId: 'i', author: 'a', content: { role: 'model', parts: [{ text: 'hi' }] } });
+    const stored = eventForStorage(event);
+    expect(JSON.parse(JSON.stringify(stored))).toEqual(JSON.parse(JSON.stringify(event)));
+    expect(stored.actions.stateDelta).toEqual({});
+    expect(Object.isFrozen(stored.actions)).toBe(true);
+  });
+});
+
 describe('eventForStorage (TC-13)', () => {
   it('drops temp: keys and freezes the copy; the caller keeps its event and its temp values', () => {
     const handle = () => 'not storable';
