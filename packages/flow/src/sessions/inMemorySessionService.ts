@@ -86,10 +86,13 @@ export class InMemorySessionService implements SessionService {
       );
     checkSessionVersion(session, stored.version);
     const forStorage = eventForStorage(event);
-    const scoped = splitStateDelta(forStorage.actions.stateDelta);
-    assignOwn(this.scope(this.appState, session.appName), scoped.app);
-    assignOwn(this.scope(this.userState, `${session.appName}\u0000${session.userId}`), scoped.user);
-    assignOwn(stored.state, scoped.session);
+    // Most events change no state: no scopes to split or look up (#24).
+    if (hasKeys(forStorage.actions.stateDelta)) {
+      const scoped = splitStateDelta(forStorage.actions.stateDelta);
+      assignOwn(this.scope(this.appState, session.appName), scoped.app);
+      assignOwn(this.scope(this.userState, `${session.appName}\u0000${session.userId}`), scoped.user);
+      assignOwn(stored.state, scoped.session);
+    }
     stored.events.push(forStorage);
     stored.lastUpdateTime = event.timestamp;
     stored.version = ++this.lastVersion;
@@ -129,4 +132,9 @@ function sessionKey(appName: string, userId: string, sessionId: string): string 
 /** `Object.assign` that keeps a `__proto__` key as data instead of changing the target's prototype. */
 function assignOwn(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const key of Object.keys(source)) setOwnProperty(target, key, source[key]);
+}
+
+function hasKeys(value: Record<string, unknown>): boolean {
+  for (const _key in value) return true;
+  return false;
 }
