@@ -26,7 +26,7 @@ function copyData<T>(value: T, freeze: boolean): T {
   if (typeof value !== 'object' || value === null) return copyPrimitive(value);
   // The objects still to fill, and their copies, side by side (no pair allocated per object, #24).
   const sources: object[] = [];
-  const targets: (Record<string, unknown> | unknown[])[] = [];
+  const targets: Target[] = [];
   const emptyCopy = freeze ? sharedEmptyCopy : ownEmptyCopy;
   const root = emptyCopy(value as object, sources, targets);
   while (sources.length > 0) {
@@ -58,21 +58,16 @@ function copyPrimitive<T>(value: T): T {
   return value;
 }
 
+type Target = Record<string, unknown> | unknown[];
+
 /**
  * An empty array or plain object, queued to be filled from `value`; anything else that is an
  * object (a Date, a Map, a typed array) as a finished structured clone.
  */
-function ownEmptyCopy(value: object, sources: object[], targets: (Record<string, unknown> | unknown[])[]): unknown {
-  let copy: Record<string, unknown> | unknown[];
-  if (Array.isArray(value)) copy = [];
-  else {
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
-    copy = {};
-  }
-  sources.push(value);
-  targets.push(copy);
-  return copy;
+function ownEmptyCopy(value: object, sources: object[], targets: Target[]): unknown {
+  if (Array.isArray(value)) return queued(value, [], sources, targets);
+  if (!isPlainObject(value)) return structuredClone(value);
+  return queued(value, {}, sources, targets);
 }
 
 /** The one frozen empty object and array that frozen copies share. */
@@ -84,16 +79,21 @@ const EMPTY_ARRAY: readonly unknown[] = Object.freeze([]);
  * one can tell it from a frozen copy of its own (every stored event has an empty state and artifact
  * delta: two objects fewer to make, freeze and keep per event, #24).
  */
-function sharedEmptyCopy(value: object, sources: object[], targets: (Record<string, unknown> | unknown[])[]): unknown {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return EMPTY_ARRAY;
-  } else if (isEmptyPlainObject(value)) return EMPTY_OBJECT;
-  return ownEmptyCopy(value, sources, targets);
+function sharedEmptyCopy(value: object, sources: object[], targets: Target[]): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? EMPTY_ARRAY : queued(value, [], sources, targets);
+  if (!isPlainObject(value)) return structuredClone(value);
+  for (const _key in value) return queued(value, {}, sources, targets);
+  return EMPTY_OBJECT;
 }
 
-function isEmptyPlainObject(value: object): boolean {
+function isPlainObject(value: object): boolean {
   const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return false;
-  for (const _key in value) return false;
-  return true;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** `copy`, queued to be filled from `value`. */
+function queued(value: object, copy: Target, sources: object[], targets: Target[]): Target {
+  sources.push(value);
+  targets.push(copy);
+  return copy;
 }
