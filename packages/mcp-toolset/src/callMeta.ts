@@ -43,27 +43,40 @@ export function toolTraceContext(ctx: object): ToolTraceContext | undefined {
 /**
  * The `_meta` of one call: the W3C trace context of its span (`traceparent`, `tracestate`), so a
  * traced server joins the trace, then the app's entries. `undefined` when there is nothing to add.
+ * Without a hook it answers at once, not as a promise: a call then waits no microtask turn for
+ * its `_meta` (#24). With one it is a promise (the hook may be async), rejected as
+ * `MCP_META_FAILED` when the hook fails; it never throws.
  */
-export async function callMeta(
+export function callMeta(
   hook: McpCallMeta | undefined,
+  toolName: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined> {
+  if (hook) return hookedMeta(hook, toolName, args, ctx);
+  const trace = toolTraceContext(ctx);
+  return trace ? { ...trace } : undefined;
+}
+
+/** `callMeta` with the app's hook: the trace context, then the hook's entries. */
+async function hookedMeta(
+  hook: McpCallMeta,
   toolName: string,
   args: Record<string, unknown>,
   ctx: ToolContext,
 ): Promise<Record<string, unknown> | undefined> {
   const trace = toolTraceContext(ctx);
   let added: Record<string, unknown> | undefined;
-  if (hook) {
-    try {
-      added = await hook(toolName, args, ctx);
-    } catch (error) {
-      throw new ToolError(`The app's meta hook failed for tool "${toolName}": ${errorMessage(error)}`, { code: 'MCP_META_FAILED', toolName, cause: error });
-    }
-    if (added !== undefined && (typeof added !== 'object' || added === null || Array.isArray(added)))
-      throw new ToolError(`The app's meta hook for tool "${toolName}" must return an object of _meta entries or undefined.`, {
-        code: 'MCP_META_FAILED',
-        toolName,
-      });
+  try {
+    added = await hook(toolName, args, ctx);
+  } catch (error) {
+    throw new ToolError(`The app's meta hook failed for tool "${toolName}": ${errorMessage(error)}`, { code: 'MCP_META_FAILED', toolName, cause: error });
   }
+  if (added !== undefined && (typeof added !== 'object' || added === null || Array.isArray(added)))
+    throw new ToolError(`The app's meta hook for tool "${toolName}" must return an object of _meta entries or undefined.`, {
+      code: 'MCP_META_FAILED',
+      toolName,
+    });
   if (!trace && !added) return undefined;
   const meta: Record<string, unknown> = trace ? { ...trace } : {};
   if (added) for (const key of Object.keys(added)) if (key !== 'progressToken') Object.defineProperty(meta, key, { value: added[key], enumerable: true, writable: true, configurable: true });

@@ -8,6 +8,7 @@ import { taskPauseOf, type TaskCalls, type TaskTool } from './taskCalls.js';
 import type { McpSession } from './mcpSession.js';
 import { requestSignal } from './requestSignal.js';
 import { requestError } from './requestError.js';
+import type { RetryPolicy } from './mcpConnection.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
 import { withoutMediaData } from './structuredOutput.js';
 
@@ -35,6 +36,10 @@ export interface McpToolShared {
 /** Progress messages longer than this are cut: they become events the client receives. */
 const MAX_PROGRESS_MESSAGE = 1_000;
 
+/** MCP-4: a call that may have reached the server is sent again only by a retry-safe tool. */
+const RETRY_ALWAYS: RetryPolicy = () => true;
+const RETRY_UNSENT: RetryPolicy = (failure) => failure === 'unsent';
+
 /**
  * One tool of an MCP server as an adkit tool (MCP-6, MCP-7): declared with the server's input and
  * output schemas as JSON Schema, called over the toolset's connection for the header set it was
@@ -44,8 +49,13 @@ const MAX_PROGRESS_MESSAGE = 1_000;
 export class McpTool extends BaseTool {
   /** The tool's name on the server (the adkit name may differ, see `toFunctionName`). */
   readonly mcpName: string;
-  /** Its annotations say a repeat is harmless: sent again after the connection broke (MCP-4). */
-  private readonly retrySafe: boolean;
+  /**
+   * When a call cut by a broken connection is sent again on a new session (MCP-4): always when
+   * the annotations say a repeat is harmless, else only when it never left.
+   */
+  private readonly retry: RetryPolicy;
+  /** Whether its calls run as MCP tasks (its `taskSupport` and the toolset's `tasks` options). */
+  private readonly runsAsTask: boolean;
   private readonly declared: FunctionDeclaration;
   /** `execution.taskSupport` of the definition: whether it may or must run as an MCP task. */
   readonly taskSupport?: string;
@@ -65,7 +75,8 @@ export class McpTool extends BaseTool {
     // the tool's effects again), so an interrupted elicitation resume is reported, at most once.
     const resumesSafely = shared.tasks.runsAsTask(definition.execution?.taskSupport);
     super({ name, description, timeoutMs: shared.timeoutMs, idempotent: safe || resumesSafely });
-    this.retrySafe = safe;
+    this.retry = safe ? RETRY_ALWAYS : RETRY_UNSENT;
+    this.runsAsTask = resumesSafely;
     this.mcpName = definition.name;
     const support = definition.execution?.taskSupport;
     if (support !== undefined) this.taskSupport = support;
@@ -79,13 +90,27 @@ export class McpTool extends BaseTool {
     return this.declared;
   }
 
-  async run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+  run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    const shared = this.shared;
+    // The common call (no confirmation, task or elicitation) goes straight to `call` (#24).
+    if (shared.requireConfirmation !== false || ctx.toolConfirmation !== undefined || this.runsAsTask || shared.elicitation !== undefined)
+      return this.gatedRun(ctx, args);
+    return this.call(ctx, args);
+  }
+
+  /** `run` with confirmation first, as a task, or taking the server's requests for input. */
+  private async gatedRun(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     const confirm = this.shared.requireConfirmation;
     if (confirm !== false || ctx.toolConfirmation !== undefined)
       await confirmationGate(ctx, this.name, typeof confirm === 'function' ? () => confirm(this.name, args, ctx) : confirm);
-    if (this.shared.tasks.runsAsTask(this.taskSupport)) return this.shared.tasks.call(this.tasking, ctx, args);
+    if (this.runsAsTask) return this.shared.tasks.call(this.tasking, ctx, args);
     const elicitation = this.shared.elicitation;
     if (elicitation) return elicitation.call(this.calling, ctx, args);
+    return this.call(ctx, args);
+  }
+
+  /** One `tools/call`, its result converted (MCP-7). */
+  private async call(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const { signal, release } = requestSignal(ctx.signal);
     let result: CallToolResult;
     try {
@@ -119,7 +144,7 @@ export class McpTool extends BaseTool {
       mcpName: this.mcpName,
       connection: () => this.shared.connections.connection(this.headerSet),
       timeoutMs: this.shared.timeoutMs,
-      meta: (ctx, args) => callMeta(this.shared.meta, this.name, args, ctx),
+      meta: async (ctx, args) => callMeta(this.shared.meta, this.name, args, ctx),
       convert: (ctx, result) => this.convert(ctx, result),
       failure: (ctx, error) => this.failure(ctx, error),
       inputRequired: async (ctx, fetch) => {
@@ -139,31 +164,52 @@ export class McpTool extends BaseTool {
 
   /**
    * Sends `tools/call` with the call's `_meta` (trace context, the app's entries) and progress
-   * reported on the call's context; sent again on a new session only when it never left, or the
-   * tool is idempotent (MCP-4).
+   * reported on the call's context (or to `progress`); sent again on a new session only when it
+   * never left, or the tool is idempotent (MCP-4). Without a meta hook and on an open connection,
+   * nothing is awaited before the SDK's request (#24). Rejects, never throws.
    */
-  private async send(
+  private send(
     ctx: ToolContext,
     args: Record<string, unknown>,
     signal: AbortSignal,
     register?: (session: McpSession) => () => void,
-    progress: (report: ProgressReport) => void = (report) => ctx.reportProgress(report),
+    progress?: (report: ProgressReport) => void,
   ): Promise<CallToolResult> {
-    const meta = await callMeta(this.shared.meta, this.name, args, ctx);
-    const params = { name: this.mcpName, arguments: args, ...(meta ? { _meta: meta } : {}) };
-    const onprogress = (notification: Progress) => progress(progressReport(notification));
-    const timeout = this.shared.timeoutMs;
-    return (await this.shared.connections.connection(this.headerSet).use(
-      async (session) => {
-        const unregister = register?.(session);
-        try {
-          return await session.client.callTool(params, undefined, { signal, timeout, onprogress });
-        } finally {
-          unregister?.();
-        }
-      },
-      (failure) => failure === 'unsent' || this.retrySafe,
-    )) as CallToolResult;
+    try {
+      const meta = callMeta(this.shared.meta, this.name, args, ctx);
+      if (meta instanceof Promise) return meta.then((entries) => this.request(ctx, args, signal, entries, register, progress));
+      return this.request(ctx, args, signal, meta, register, progress);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** `send` once the `_meta` is known: the SDK's `callTool` on the connection's session, with the retry policy. */
+  private request(
+    ctx: ToolContext,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    meta: Record<string, unknown> | undefined,
+    register: ((session: McpSession) => () => void) | undefined,
+    progress: ((report: ProgressReport) => void) | undefined,
+  ): Promise<CallToolResult> {
+    const params = meta === undefined ? { name: this.mcpName, arguments: args } : { name: this.mcpName, arguments: args, _meta: meta };
+    const onprogress =
+      progress === undefined
+        ? (notification: Progress) => ctx.reportProgress(progressReport(notification))
+        : (notification: Progress) => progress(progressReport(notification));
+    const options = { signal, timeout: this.shared.timeoutMs, onprogress };
+    const connection = this.shared.connections.connection(this.headerSet);
+    if (register === undefined)
+      return connection.use((session) => session.client.callTool(params, undefined, options) as Promise<CallToolResult>, this.retry);
+    return connection.use(async (session) => {
+      const unregister = register(session);
+      try {
+        return (await session.client.callTool(params, undefined, options)) as CallToolResult;
+      } finally {
+        unregister();
+      }
+    }, this.retry);
   }
 
   private failure(ctx: ToolContext, error: unknown): ToolError {

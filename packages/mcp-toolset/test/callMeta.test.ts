@@ -92,6 +92,20 @@ describe('tools/call _meta', () => {
     await array.toolset.close();
   });
 
+  it('#24: an async hook: its entries are sent; one that rejects fails the call with the same clear error', async () => {
+    const { metas, toolset, tool } = await setup({ meta: async (name) => ({ tenant: `acme-${name}` }) });
+    expect(await tool.run(createToolContext(), {})).toEqual({ output: 'ok' });
+    expect(metas).toEqual([{ tenant: 'acme-look' }]);
+    await toolset.close();
+    const rejecting = await setup({ meta: async () => Promise.reject(new Error('no tenant')) });
+    await expect(rejecting.tool.run(createToolContext(), {})).rejects.toMatchObject({
+      code: 'MCP_META_FAILED',
+      message: 'The app\'s meta hook failed for tool "look": no tenant',
+    });
+    expect(rejecting.metas).toEqual([]);
+    await rejecting.toolset.close();
+  });
+
   it('meta must be a function', () => {
     expect(() => mcpToolset({ transport: () => { throw new Error('unused'); } }, { meta: {} as never })).toThrow(
       'mcpToolset "mcp_tool_set": meta must be a function (toolName, args, ctx) => ({...entries}).',

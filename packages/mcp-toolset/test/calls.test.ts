@@ -78,6 +78,25 @@ describe('progress', () => {
     ]);
     await toolset.close();
   });
+
+  it('#24: with elicitation on, the call still reports progress and still cancels when the run aborts', async () => {
+    const { observed, toolset, tools } = await setup({ elicitation: { handler: () => ({ action: 'decline' }) } });
+    const reports: ProgressReport[] = [];
+    expect(await tools('steps').run(createToolContext({ onProgress: (report) => reports.push(report) }), {})).toEqual({ output: 'done' });
+    expect(reports).toEqual([
+      { fraction: 1 / 3 },
+      { fraction: 2 / 3, message: 'two of three' },
+      { fraction: 1, message: `${'y'.repeat(1_000)}…` },
+    ]);
+    const controller = new AbortController();
+    const call = tools('hang').run(createToolContext({ signal: controller.signal }), {});
+    await waitFor(() => observed.calls.includes('hang'));
+    controller.abort(new Error('user left'));
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED', message: 'The call to tool "hang" was cancelled.' });
+    await waitFor(() => observed.cancelled.length === 1);
+    expect(observed.cancelled[0]).toContain('user left');
+    await toolset.close();
+  });
 });
 
 describe('results', () => {
@@ -145,6 +164,17 @@ describe('confirmation (HC-2, HC-11)', () => {
       message: 'error tool "echo" call is rejected',
     });
     expect(observed.calls).toEqual(['echo hi']);
+    await toolset.close();
+  });
+
+  it("#24: a rejection in ctx.toolConfirmation refuses the call even when the toolset asks for no confirmation", async () => {
+    const { observed, toolset, tools } = await setup();
+    await expect(tools('echo').run(createToolContext({ toolConfirmation: { confirmed: false } }), { value: 'no' })).rejects.toMatchObject({
+      code: 'CALL_REJECTED',
+      message: 'error tool "echo" call is rejected',
+    });
+    expect(await tools('echo').run(createToolContext({ toolConfirmation: { confirmed: true } }), { value: 'yes' })).toEqual({ output: 'yes' });
+    expect(observed.calls).toEqual(['echo yes']);
     await toolset.close();
   });
 
