@@ -106,37 +106,61 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
 
   // Written with `then`, not `async`/`await`: on the common path (compiled schemas, TypeBox's
   // synchronous check, no confirmation, no auth) a call is the handler plus one promise reaction
-  // for the FT-5 result rules (#24), and allocates no closure of its own. Every failure,
-  // synchronous or not, is a rejected promise.
+  // for the FT-5 result rules (#24), and allocates nothing of its own. The steps that need a
+  // closure (first call, async parse, a gate, auth, a Standard Schema response) are methods of
+  // their own: a closure in these functions would make every call allocate a context for the
+  // variables it captures, used or not. Every failure, synchronous or not, is a rejected promise.
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     try {
       const compiled = this.compiled;
-      if (compiled === undefined) return this.compile().then(() => this.run(ctx, args));
+      if (compiled === undefined) return this.compileAndRun(ctx, args);
       // A Standard Schema validator that answers later reads ctx.signal (which makes the call's controller) then.
       const parsed = compiled.parse(args, ctx);
       // The parsers answer later only with a native promise (a Standard Schema's async validator).
-      if (parsed instanceof Promise) return parsed.then((input: SchemaOutput<P>) => this.afterParse(ctx, input, compiled));
+      if (parsed instanceof Promise) return this.afterAsyncParse(ctx, parsed, compiled);
       return this.afterParse(ctx, parsed, compiled);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
+  private compileAndRun(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    return this.compile().then(() => this.run(ctx, args));
+  }
+
+  private afterAsyncParse(ctx: ToolContext, parsed: Promise<SchemaOutput<P>>, compiled: Compiled<P>): Promise<Record<string, unknown> | undefined> {
+    return parsed.then((input) => this.afterParse(ctx, input, compiled));
+  }
+
   /** The confirmation gate (HC-2), then the handler (behind the auth step when there is one), then FT-5. */
   private afterParse(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>): Promise<Record<string, unknown> | undefined> {
     const gate = this.confirm(ctx, input);
-    if (gate !== undefined) return gate.then(() => this.callHandler(ctx, input, compiled));
+    if (gate !== undefined) return this.afterGate(gate, ctx, input, compiled);
     return this.callHandler(ctx, input, compiled);
   }
 
+  private afterGate(gate: Promise<void>, ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>): Promise<Record<string, unknown> | undefined> {
+    return gate.then(() => this.callHandler(ctx, input, compiled));
+  }
+
   private callHandler(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>): Promise<Record<string, unknown> | undefined> {
-    const finish = compiled.finish ?? ((value: unknown) => keepResponseParts(value, compiled.convert(value, ctx)));
-    if (this.authorize !== undefined)
-      return this.authorize(ctx, () => this.execute(input, ctx)).then((outcome) => ('pending' in outcome ? outcome.pending : finish(outcome.value)));
+    if (this.authorize !== undefined) return this.callAuthorized(this.authorize, ctx, input, compiled);
+    const finish = compiled.finish ?? finishWithSignal(compiled.convert, ctx);
     const result = this.execute(input, ctx);
     // What `Promise.resolve` would return as it is (a native promise), without the call.
     if (result instanceof Promise && result.constructor === Promise) return result.then(finish);
     return isThenable(result) ? Promise.resolve(result).then(finish) : Promise.resolve(finish(result));
+  }
+
+  /** The handler behind the auth step (AU-7): pending until the user consents, then FT-5. */
+  private callAuthorized(
+    authorize: (ctx: ToolContext, execute: () => unknown) => Promise<AuthorizedOutcome>,
+    ctx: ToolContext,
+    input: SchemaOutput<P>,
+    compiled: Compiled<P>,
+  ): Promise<Record<string, unknown> | undefined> {
+    const finish = compiled.finish ?? finishWithSignal(compiled.convert, ctx);
+    return authorize(ctx, () => this.execute(input, ctx)).then((outcome) => ('pending' in outcome ? outcome.pending : finish(outcome.value)));
   }
 
   /** Compiles both schemas on the first call (TypeBox's compiler loads then) and keeps them here. */
@@ -145,6 +169,11 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     const finish = this.resultNeedsSignal ? undefined : (value: unknown) => keepResponseParts(value, convert(value));
     return (this.compiled = { parse, convert, finish });
   }
+}
+
+/** FT-5 for one call whose converter may need its signal (a Standard Schema response). */
+function finishWithSignal(convert: ResultConverter, ctx: ToolContext): (value: unknown) => Converted | Promise<Converted> {
+  return (value) => keepResponseParts(value, convert(value, ctx));
 }
 
 /** True for what `await` would wait for: a promise or any other object with a `then` method. */
