@@ -36,7 +36,9 @@ export interface EventActions {
 }
 
 /** Fresh, empty actions: both maps allocated, as every new event has them (TC-12). */
-export function createEventActions(init: Partial<EventActions> = {}): EventActions {
+export function createEventActions(init?: Partial<EventActions>): EventActions {
+  // Most events start with nothing: no spreads for them (a tenth of the calls' cost each, #24).
+  if (init === undefined) return { stateDelta: {}, artifactDelta: {} };
   return { ...init, stateDelta: { ...init.stateDelta }, artifactDelta: { ...init.artifactDelta } };
 }
 
