@@ -3,7 +3,7 @@
 // other agents, branches, partial events) built step by step, with unfrozen tails; arrays that
 // share a first event but are not extensions of each other; writes into the shared contents.
 import { describe, expect, it } from 'vitest';
-import { createEvent, type Event, type Part } from '../src/index.js';
+import { createEvent, type Content, type Event, type Part } from '../src/index.js';
 import { deepFreeze } from '../src/store.js';
 import { buildContents } from '../src/llmFlow/buildContents.js';
 
@@ -244,6 +244,23 @@ describe('buildContents', () => {
           }
       }
       expect(mismatches).toEqual([]);
+    });
+
+    it('keeps one history per agent and branch over the same frozen events: each gives what a fresh build gives', () => {
+      const plain = [
+        ev('user', [{ text: 'root' }]),
+        ev('a', [{ text: 'mine' }], { branch: 'p.a' }),
+        ev('a', [{ text: 'sibling' }], { branch: 'p.b' }),
+        ev('a', [{ text: 'parent' }], { branch: 'p' }),
+        ev('b', [{ text: 'from b' }]),
+      ];
+      const frozen = plain.map(frozenCopy);
+      const texts = (contents: Content[]) => contents.map((c) => c.parts!.map((part) => part.text).join(' '));
+      // Twice in turn, so that each reads its kept history after the others made theirs.
+      for (let round = 0; round < 2; round++)
+        for (const [agent, branch] of [['a', undefined], ['a', 'p.a'], ['a', 'p.b'], ['b', undefined], ['b', 'p.a']] as const)
+          expect(texts(buildContents(frozen, agent, branch)), `${agent} ${branch} round ${round}`).toEqual(texts(buildContents(plain, agent, branch)));
+      expect(texts(buildContents(frozen, 'a', 'p.a'))).toEqual(['root', 'mine', 'parent', expect.stringContaining('from b')]);
     });
 
     it('a later response in the unfrozen tail never changes what the kept prefix gives', () => {

@@ -85,7 +85,7 @@ function lateAnswerText(call: FunctionCall | undefined, response: FunctionRespon
 }
 
 /** Kept histories, by the first event of the prefix they cover, then by agent and branch. */
-const cache = new WeakMap<Event, Map<string, History>>();
+const cache = new WeakMap<Event, Map<string, Map<string | undefined, History>>>();
 
 /**
  * The kept history for a prefix of `events` (up to `frozen`), extended in place over the frozen
@@ -93,11 +93,13 @@ const cache = new WeakMap<Event, Map<string, History>>();
  * extension of the kept one).
  */
 function cachedHistory(events: readonly Event[], frozen: number, agentName: string, branch: string | undefined): History {
-  const key = JSON.stringify([agentName, branch ?? null]);
+  // Two map levels, not a joined key: no string built per call (#24).
   let byAgent = cache.get(events[0]!);
   if (!byAgent) cache.set(events[0]!, (byAgent = new Map()));
-  let history = byAgent.get(key);
-  if (!history || !startsWithEvents(events, history.prefix)) byAgent.set(key, (history = new History(agentName, branch)));
+  let byBranch = byAgent.get(agentName);
+  if (!byBranch) byAgent.set(agentName, (byBranch = new Map()));
+  let history = byBranch.get(branch);
+  if (!history || !startsWithEvents(events, history.prefix)) byBranch.set(branch, (history = new History(agentName, branch)));
   for (let i = history.prefix.length; i < frozen && Object.isFrozen(events[i]); i++) {
     history.add(events[i]!);
     history.prefix.push(events[i]!);
