@@ -106,10 +106,10 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
 
   // Written with `then`, not `async`/`await`: on the common path (compiled schemas, TypeBox's
   // synchronous check, no confirmation, no auth) a call is the handler plus one promise reaction
-  // for the FT-5 result rules (#24), and allocates nothing of its own. The steps that need a
-  // closure (first call, async parse, a gate, auth, a Standard Schema response) are methods of
-  // their own: a closure in these functions would make every call allocate a context for the
-  // variables it captures, used or not. Every failure, synchronous or not, is a rejected promise.
+  // for the FT-5 result rules (#24), and makes no closure. The steps that need one (first call,
+  // async parse, a gate, auth, a Standard Schema response) are methods of their own: a closure in
+  // these functions would have every call allocate a context for the variables it captures, taken
+  // or not. Every failure, synchronous or not, is a rejected promise.
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     try {
       const compiled = this.compiled;
