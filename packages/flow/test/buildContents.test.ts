@@ -178,6 +178,19 @@ describe('buildContents', () => {
     expect(buildContents(events.map((e) => deepFreeze(structuredClone(e))), 'a')).toEqual(expected);
   });
 
+  it("contents with nothing to clear are still the caller's own: changing them changes no event and no later build", () => {
+    const events = [ev('user', [{ text: 'hi' }]), ev('a', [{ functionCall: { id: 'm1', name: 'f', args: {} } }]), ev('a', [{ functionResponse: { id: 'm1', name: 'f', response: { ok: 1 } } }])];
+    const before = JSON.stringify(events);
+    const first = buildContents(events, 'a');
+    const expected = JSON.stringify(first);
+    for (const content of first) {
+      content.parts!.push({ text: 'added by a callback' });
+      content.role = 'changed';
+    }
+    expect(JSON.stringify(events)).toBe(before);
+    expect(JSON.stringify(buildContents(events, 'a'))).toBe(expected);
+  });
+
   it('filters by branch: events of the same or an ancestor branch only', () => {
     const events = [
       ev('user', [{ text: 'root' }]),

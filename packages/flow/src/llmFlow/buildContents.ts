@@ -408,8 +408,14 @@ function presentAsContext(author: string, parts: readonly Part[]): Content | und
   return lines.length > 1 ? { role: 'user', parts: lines } : undefined;
 }
 
+/**
+ * The content as the model gets it: client call ids (`adk-…`) cleared, tool views in place of
+ * results. A content with nothing to change is returned as it is: every caller hands in a content
+ * the history made itself (its own entry, a copy, or one it freezes for the cache), never an event's.
+ */
 function clearClientIds(content: Content): Content {
-  const parts = content.parts?.map((given) => {
+  if (!content.parts?.some(needsClearing)) return content;
+  const parts = content.parts.map((given) => {
     // A tool's toModelOutput view replaces its stored result in what the model gets (#30).
     const part = given.partMetadata ? modelViewOf(given) : given;
     if (part.functionCall?.id?.startsWith(CLIENT_FUNCTION_CALL_ID_PREFIX)) {
@@ -423,4 +429,12 @@ function clearClientIds(content: Content): Content {
     return part;
   });
   return { ...content, parts };
+}
+
+function needsClearing(part: Part): boolean {
+  return (
+    part.partMetadata !== undefined ||
+    part.functionCall?.id?.startsWith(CLIENT_FUNCTION_CALL_ID_PREFIX) === true ||
+    part.functionResponse?.id?.startsWith(CLIENT_FUNCTION_CALL_ID_PREFIX) === true
+  );
 }
