@@ -81,17 +81,17 @@ export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGene
   const bound = batch.maxConcurrency && batch.maxConcurrency > 0 ? batch.maxConcurrency : Infinity;
   const queue = bound < batch.calls.length ? pLimit(bound) : undefined;
   const limit = <T>(work: () => Promise<T>): Promise<T> => (queue ? queue(work) : work());
+  // The agent's maxToolOutputBytes: a larger result is saved as an artifact, the model gets its
+  // head. Without one, a call's record is taken as it comes (no promise more per call, #24).
+  const budgeted = (invocation.agent as { maxToolOutputBytes?: number }).maxToolOutputBytes !== undefined;
+  const budget = async (executed: CallRecord): Promise<CallRecord> => {
+    executed.outcome = await applyToolOutputBudget(invocation, executed);
+    return executed;
+  };
   let settled = false;
   let records: CallRecord[] | undefined;
   const all = Promise.all(
-    batch.calls.map((call) =>
-      limit(async () => {
-        const executed = await executeCall(batch, call, onProgress);
-        // The agent's maxToolOutputBytes: a larger result is saved as an artifact, the model gets its head.
-        executed.outcome = await applyToolOutputBudget(invocation, executed);
-        return executed;
-      }),
-    ),
+    batch.calls.map((call) => limit(() => (budgeted ? executeCall(batch, call, onProgress).then(budget) : executeCall(batch, call, onProgress)))),
   ).then(
     (done) => {
       records = done;
