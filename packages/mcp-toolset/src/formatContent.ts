@@ -28,9 +28,12 @@ interface Piece {
  * blocks are also returned as `media`, so they can reach models that take them as inline data.
  */
 export function formatContent(blocks: readonly unknown[] | undefined): FormattedContent {
-  const pieces: Piece[] = [];
   const media: McpMedia[] = [];
-  for (const block of blocks ?? []) {
+  if (!blocks || blocks.length === 0) return { text: '', media };
+  // One block, what most results hold: its text as it is, nothing to join (#24).
+  if (blocks.length === 1) return { text: formatBlock(blocks[0], media).text, media };
+  const pieces: Piece[] = [];
+  for (const block of blocks) {
     const piece = formatBlock(block, media);
     if (piece.text.length > 0) pieces.push(piece);
   }
