@@ -4,7 +4,7 @@ import { embeddedResource, formatContent } from './formatContent.js';
 import { assertServerConfig, type McpServerConfig } from './mcpServerConfig.js';
 import { toolsetConnections, type McpToolset } from './mcpToolset.js';
 import type { McpSession } from './mcpSession.js';
-import { requestSignal } from './requestSignal.js';
+import { withRequestSignal } from './withRequestSignal.js';
 import { ServerConnections } from './serverConnections.js';
 import { assertOptions, toolsetSettings, type McpConnectionOptions } from './toolsetSettings.js';
 
@@ -132,14 +132,13 @@ export class McpPrompts {
     operation: (session: McpSession, request: { signal: AbortSignal; timeout: number }) => Promise<T>,
   ): Promise<T> {
     const set = await this.connections.headerSet(options.ctx as ReadonlyContext);
-    const { signal, release } = requestSignal(options.signal ?? new AbortController().signal);
+    const signal = options.signal ?? new AbortController().signal;
+    const timeout = this.timeoutMs;
     try {
-      return await this.connections.connection(set).use((session) => operation(session, { signal, timeout: this.timeoutMs }), () => true);
+      return await this.connections.connection(set).use((session) => withRequestSignal(signal, (own) => operation(session, { signal: own, timeout })), () => true);
     } catch (error) {
       if (error instanceof AdkitError && error.code === 'INVALID_CONFIG') throw error;
       throw new AdkitError('MCP_PROMPT_FAILED', `${this.owner}: failed to ${what}: ${errorMessage(error)}`, { cause: error });
-    } finally {
-      release();
     }
   }
 }

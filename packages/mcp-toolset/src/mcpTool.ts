@@ -6,7 +6,7 @@ import type { ElicitingCalls, ElicitingTool } from './elicitingCalls.js';
 import { formatContent } from './formatContent.js';
 import { taskPauseOf, type TaskCalls, type TaskTool } from './taskCalls.js';
 import type { McpSession } from './mcpSession.js';
-import { requestSignal } from './requestSignal.js';
+import { withRequestSignal } from './withRequestSignal.js';
 import { requestError } from './requestError.js';
 import type { RetryPolicy } from './mcpConnection.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
@@ -111,14 +111,11 @@ export class McpTool extends BaseTool {
 
   /** One `tools/call`, its result converted (MCP-7). */
   private async call(ctx: ToolContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const { signal, release } = requestSignal(ctx.signal);
     let result: CallToolResult;
     try {
-      result = await this.send(ctx, args, signal);
+      result = await this.send(ctx, args, ctx.signal);
     } catch (error) {
       throw this.failure(ctx, error);
-    } finally {
-      release();
     }
     return this.convert(ctx, result);
   }
@@ -150,13 +147,10 @@ export class McpTool extends BaseTool {
       inputRequired: async (ctx, fetch) => {
         const elicitation = this.shared.elicitation;
         if (elicitation) return elicitation.callWith(this.calling, ctx, (signal, register) => fetch(signal, register));
-        const { signal, release } = requestSignal(ctx.signal);
         try {
-          return this.convert(ctx, await fetch(signal, () => () => {}));
+          return this.convert(ctx, await fetch(ctx.signal, () => () => {}));
         } catch (error) {
           throw this.failure(ctx, error);
-        } finally {
-          release();
         }
       },
     };
@@ -165,7 +159,8 @@ export class McpTool extends BaseTool {
   /**
    * Sends `tools/call` with the call's `_meta` (trace context, the app's entries) and progress
    * reported on the call's context (or to `progress`); sent again on a new session only when it
-   * never left, or the tool is idempotent (MCP-4). Without a meta hook and on an open connection,
+   * never left, or the tool is idempotent (MCP-4). Each request gets `signal` (the caller's) or a
+   * signal linked to it (`withRequestSignal`). Without a meta hook and on an open connection,
    * nothing is awaited before the SDK's request (#24). Rejects, never throws.
    */
   private send(
@@ -198,14 +193,15 @@ export class McpTool extends BaseTool {
       progress === undefined
         ? (notification: Progress) => ctx.reportProgress(progressReport(notification))
         : (notification: Progress) => progress(progressReport(notification));
-    const options = { signal, timeout: this.shared.timeoutMs, onprogress };
+    const timeout = this.shared.timeoutMs;
+    const callTool = (session: McpSession) =>
+      withRequestSignal(signal, (own) => session.client.callTool(params, undefined, { signal: own, timeout, onprogress }) as Promise<CallToolResult>);
     const connection = this.shared.connections.connection(this.headerSet);
-    if (register === undefined)
-      return connection.use((session) => session.client.callTool(params, undefined, options) as Promise<CallToolResult>, this.retry);
+    if (register === undefined) return connection.use(callTool, this.retry);
     return connection.use(async (session) => {
       const unregister = register(session);
       try {
-        return (await session.client.callTool(params, undefined, options)) as CallToolResult;
+        return await callTool(session);
       } finally {
         unregister();
       }

@@ -4,7 +4,7 @@ import { BaseTool, ToolError } from '@adkit/tool';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { embeddedResource, mediaLabel, type McpMedia } from './formatContent.js';
 import type { McpSession } from './mcpSession.js';
-import { requestSignal } from './requestSignal.js';
+import { withRequestSignal } from './withRequestSignal.js';
 import { requestError } from './requestError.js';
 import type { HeaderSet, ServerConnections } from './serverConnections.js';
 
@@ -47,14 +47,14 @@ abstract class ResourceTool extends BaseTool {
 
   /** Runs `operation` on the session; failures become errors for the model, prefixed by `failed`. */
   protected async request<T>(ctx: ToolContext, failed: string, operation: (session: McpSession, options: RequestOptions) => Promise<T>): Promise<T> {
-    const { signal, release } = requestSignal(ctx.signal);
-    const options = { signal, timeout: this.shared.timeoutMs };
+    const signal = ctx.signal;
+    const timeout = this.shared.timeoutMs;
     try {
-      return await this.shared.connections.connection(this.shared.headerSet).use((session) => operation(session, options), () => true);
+      return await this.shared.connections
+        .connection(this.shared.headerSet)
+        .use((session) => withRequestSignal(signal, (own) => operation(session, { signal: own, timeout })), () => true);
     } catch (error) {
       throw requestError(ctx, this.name, this.shared.timeoutMs, failed, error);
-    } finally {
-      release();
     }
   }
 

@@ -3,6 +3,7 @@ import { ToolError } from '@adkit/tool';
 import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult, type GetTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import type { McpConnection } from './mcpConnection.js';
 import type { McpSession } from './mcpSession.js';
+import { withRequestSignal } from './withRequestSignal.js';
 
 /** Options of `tasks` on `mcpToolset`: calls the server runs as MCP tasks (the protocol's task extension). */
 export interface McpTasksOptions {
@@ -111,7 +112,9 @@ export class TaskCalls {
             tool.connection().use(async (session) => {
               const unregister = register(session);
               try {
-                return (await session.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal, timeout: tool.timeoutMs })) as CallToolResult;
+                return (await withRequestSignal(signal, (own) =>
+                  session.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal: own, timeout: tool.timeoutMs }),
+                )) as CallToolResult;
               } finally {
                 unregister();
               }

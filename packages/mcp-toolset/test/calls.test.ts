@@ -63,6 +63,60 @@ describe('timeouts and cancellation', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(4);
     await toolset.close();
   });
+
+  it('#24: 20 calls sent at once on one signal (each after an async meta hook) leave at most 4 abort listeners on it', async () => {
+    const { observed, toolset, tools } = await setup({ meta: async () => ({ tenant: 'acme' }) });
+    const controller = new AbortController();
+    const calls = Array.from({ length: 20 }, () => tools('ping').run(createToolContext({ signal: controller.signal }), {}));
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: 20 }, () => ({ output: 'pong' })));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(4);
+    const call = tools('hang').run(createToolContext({ signal: controller.signal }), {});
+    await waitFor(() => observed.calls.includes('hang'));
+    controller.abort(new Error('stop'));
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED' });
+    await waitFor(() => observed.cancelled.length === 1);
+    expect(observed.cancelled[0]).toContain('stop');
+    await toolset.close();
+  });
+
+  it('#24: a look-alike signal (not Node\'s own EventTarget) is linked for the call; its abort still cancels', async () => {
+    const { observed, toolset, tools } = await setup();
+    const target = new EventTarget();
+    const lookAlike = {
+      aborted: false,
+      reason: undefined as unknown,
+      addEventListener: (type: string, listener: () => void) => target.addEventListener(type, listener),
+      removeEventListener: (type: string, listener: () => void) => target.removeEventListener(type, listener),
+      throwIfAborted() {},
+    };
+    const signal = lookAlike as unknown as AbortSignal;
+    expect(await tools('ping').run(createToolContext({ signal }), {})).toEqual({ output: 'pong' });
+    expect(getEventListeners(target, 'abort')).toHaveLength(0);
+    const call = tools('hang').run(createToolContext({ signal }), {});
+    await waitFor(() => observed.calls.includes('hang'));
+    Object.assign(lookAlike, { aborted: true, reason: new Error('user left') });
+    target.dispatchEvent(new Event('abort'));
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED', message: 'The call to tool "hang" was cancelled.' });
+    await waitFor(() => observed.cancelled.length === 1);
+    expect(observed.cancelled[0]).toContain('user left');
+    await toolset.close();
+  });
+
+  it("#24: a signal carrying the app's own listeners is linked for the call and unlinked after it; its abort still cancels", async () => {
+    const { observed, toolset, tools } = await setup();
+    const controller = new AbortController();
+    const own = Array.from({ length: 5 }, () => () => {});
+    for (const listener of own) controller.signal.addEventListener('abort', listener);
+    expect(await tools('ping').run(createToolContext({ signal: controller.signal }), {})).toEqual({ output: 'pong' });
+    expect(getEventListeners(controller.signal, 'abort')).toEqual(own);
+    const call = tools('hang').run(createToolContext({ signal: controller.signal }), {});
+    await waitFor(() => observed.calls.includes('hang'));
+    controller.abort(new Error('user left'));
+    await expect(call).rejects.toMatchObject({ code: 'CANCELLED', message: 'The call to tool "hang" was cancelled.' });
+    await waitFor(() => observed.cancelled.length === 1);
+    expect(observed.cancelled[0]).toContain('user left');
+    await toolset.close();
+  });
 });
 
 describe('progress', () => {
