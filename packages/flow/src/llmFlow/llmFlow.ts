@@ -132,9 +132,9 @@ async function* runStep(
     // Skipped when no reply waits: a plain message resumes nothing.
     const resuming = mayResume(context.session.events, context.invocationId);
     let paused =
-      resuming && (yield* resumeCredentialCalls(context, async () => (await resolver.resolve(new FlowContext(context))).tools, callbacks, agent));
+      resuming && (yield* resumeCredentialCalls(context, async () => (await resolver.resolve(() => new FlowContext(context))).tools, callbacks, agent));
     if (context.aborted || context.endInvocation) return;
-    const resolved = await resolver.resolve(new FlowContext(context));
+    const resolved = await resolver.resolve(() => new FlowContext(context));
     if (context.aborted) return;
     for (const problem of resolver.unreported(resolved.problems)) yield reportProblem(context, problem);
     if (resuming) {
@@ -143,7 +143,8 @@ async function* runStep(
       paused = (yield* resumePausedCalls(context, resolved.tools, callbacks, agent)) || paused;
     }
     if (context.aborted || context.endInvocation || paused) return;
-    await buildRequest(agent, context, request, await selectStepTools(resolved, selectors, context), handoff, actions, problems);
+    const selected = selectStepTools(resolved, selectors, context);
+    await buildRequest(agent, context, request, selected instanceof Promise ? await selected : selected, handoff, actions, problems);
   } catch (error) {
     if (!context.aborted) yield errorEvent(context, 'REQUEST_ERROR', errorMessage(error));
     return;

@@ -34,8 +34,9 @@ export class ToolResolver {
 
   private readonly reported = new Set<string>();
 
-  resolve(context: ReadonlyContext): Promise<ResolvedTools> {
-    this.resolved ??= this.load(context);
+  /** The run's tools; `context` is made only on the first call, which lists them (#24). */
+  resolve(context: () => ReadonlyContext): Promise<ResolvedTools> {
+    this.resolved ??= this.load(context());
     return this.resolved;
   }
 

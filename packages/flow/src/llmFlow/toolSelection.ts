@@ -79,16 +79,21 @@ function selectorsOf(resolved: ResolvedTools): readonly Selector[] {
  * selector the resolution is returned as it is. A selector that returns something other than a
  * list of tools throws here, which ends the step with a REQUEST_ERROR naming it.
  */
-export async function selectStepTools(
+export function selectStepTools(
   resolved: ResolvedTools,
   runSelectors: readonly Selector[] | undefined,
   invocation: InvocationContext,
-): Promise<ResolvedTools> {
+): ResolvedTools | Promise<ResolvedTools> {
   const own = selectorsOf(resolved);
+  // Without any selector, no promise: the step goes on at once (#24).
   if (own.length === 0 && !runSelectors) return resolved;
+  return runSelectorsOn(resolved, runSelectors ? [...own, ...runSelectors] : own, invocation);
+}
+
+async function runSelectorsOn(resolved: ResolvedTools, selectors: readonly Selector[], invocation: InvocationContext): Promise<ResolvedTools> {
   const context = new FlowContext(invocation);
   let tools: readonly Tool[] = resolved.tools;
-  for (const selector of runSelectors ? [...own, ...runSelectors] : own) {
+  for (const selector of selectors) {
     const chosen: unknown = await selector.select({ context, tools });
     if (chosen === undefined || chosen === null) continue;
     tools = checkedSelection(chosen, selector.label);
