@@ -254,6 +254,42 @@ describe("the run's signal, made only when read (#24)", () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
+  it("a model wrapper that spreads the options passes the run's signal on; the options show nothing but stream and signal", async () => {
+    let seen: AbortSignal | undefined;
+    let keys: (string | symbol)[] = [];
+    let started!: () => void;
+    const calling = new Promise<void>((resolve) => (started = resolve));
+    const inner = {
+      model: 'inner',
+      async *generateContent(_request: unknown, options: { signal?: AbortSignal }) {
+        seen = options.signal;
+        started();
+        await new Promise((resolve) => seen!.addEventListener('abort', resolve));
+        yield { content: { role: 'model', parts: [{ text: 'late' }] } };
+      },
+    };
+    const wrapper = {
+      model: 'wrapper',
+      generateContent(request: never, options: Record<string, unknown>) {
+        keys = Reflect.ownKeys(options);
+        return inner.generateContent(request, { ...options });
+      },
+    };
+    const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model: wrapper as never }), appName: 'app' });
+    await runner.sessionService.createSession({ appName: 'app', userId: 'u', sessionId: 's' });
+    const caller = new AbortController();
+    const run = (async () => {
+      for await (const _event of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent('go'), signal: caller.signal }));
+    })();
+    await calling;
+    expect(keys).toEqual(['stream', 'signal']);
+    expect(seen).toBeInstanceOf(AbortSignal);
+    caller.abort(new Error('user left'));
+    await run;
+    expect(seen!.aborted).toBe(true);
+    expect(seen!.reason).toEqual(new Error('user left'));
+  });
+
   it('RunCanceller: a signal first read after the abort is aborted with its reason; listeners run once, none after', () => {
     const run = new RunCanceller();
     const heard: unknown[] = [];

@@ -13,6 +13,7 @@ import type { LlmRequest } from '../model/llmRequest.js';
 import type { LlmResponse } from '../model/llmResponse.js';
 import type { Model } from '../model/model.js';
 import { pluginCallbacks } from '../runner/plugin.js';
+import { modelCallOptions } from './modelCallOptions.js';
 
 /**
  * Calls the model between the model callbacks, plugins first (FL-5, FL-13). Every function call
@@ -47,13 +48,7 @@ export async function* callModel(
   }
   const afterPlugins = pluginCallbacks(plugins, 'afterModelCallback');
   try {
-    // The run's signal is made when the model reads it (a scripted or cached model may never do).
-    const stream = model.generateContent(request, {
-      stream: context.runConfig.streamingMode === 'sse',
-      get signal() {
-        return context.signal;
-      },
-    });
+    const stream = model.generateContent(request, modelCallOptions(context));
     for await (const raw of stream) {
       if (context.aborted) return;
       const response = checkedCalls(raw, refusals);
