@@ -17,6 +17,7 @@ import {
   isAdkitError,
   type Event,
   type Plugin,
+  type Session,
   type ToolContext,
 } from '../src/index.js';
 import { ScriptedModel, functionCallResponse, textResponse } from '../src/testing/index.js';
@@ -261,6 +262,31 @@ describe('values the store cannot hold never throw out of runAsync (#9 point 8)'
     const events = await collect(runner, 'go');
     expect(events.map((e) => e.errorCode ?? e.author)).toEqual(['a', 'STORE_ERROR']);
     expect(events.at(-1)!.errorMessage).toBe('The session store refused an event from "a": disk full');
+  });
+
+  it('a store whose appendEvent throws at once (no promise) or answers with a plain value is handled like an async one', async () => {
+    const runner = new InMemoryRunner({
+      agent: new LlmAgent({ name: 'a', model: new ScriptedModel([functionCallResponse([{ name: 'x', id: 'x' }]), textResponse('never')]), tools: [rawTool('x', () => ({ ok: true }))] }),
+      autoCreateSession: true,
+    });
+    const append = runner.sessionService.appendEvent.bind(runner.sessionService);
+    let plainAnswers = 0;
+    (runner.sessionService as { appendEvent: unknown }).appendEvent = (session: Session, event: Event) => {
+      if (getFunctionResponses(event).length > 0) throw new Error('disk full');
+      if (event.author === 'user') {
+        // Stored, then answered with the event itself instead of a promise of it.
+        void append(session, event);
+        plainAnswers++;
+        return event;
+      }
+      return append(session, event);
+    };
+    const events = await collect(runner, 'go');
+    expect(plainAnswers).toBe(1);
+    expect(events.map((e) => e.errorCode ?? e.author)).toEqual(['a', 'STORE_ERROR']);
+    expect(events.at(-1)!.errorMessage).toBe('The session store refused an event from "a": disk full');
+    const stored = (await runner.sessionService.getSession({ appName: runner.appName, userId: 'u', sessionId: 's' }))!;
+    expect(stored.events.map((e) => e.errorCode ?? e.author)).toEqual(['user', 'a', 'STORE_ERROR']);
   });
 
   it('a plugin onEventCallback that throws ends the run with a saved PLUGIN_ERROR event', async () => {

@@ -4,7 +4,7 @@ import { callModel } from './callModel.js';
 import type { ToolCallbacks } from './callTool.js';
 import { confirmationEvent } from './confirmationEvent.js';
 import { errorMessage } from '../errors.js';
-import { getFunctionCalls, isFinalResponse, createEvent, type Event } from '../content/event.js';
+import { getFunctionCalls, getFunctionResponses, isFinalResponse, createEvent, type Event } from '../content/event.js';
 import { createEventActions } from '../content/eventActions.js';
 import { executeFunctionCalls } from './executeFunctionCalls.js';
 import { FlowContext } from '../context/flowContext.js';
@@ -78,6 +78,11 @@ function reservedNames(agent: LlmAgent, handoff: TransferSetup | undefined): str
   if (handoff) names.push(TRANSFER_TO_AGENT);
   if (agent.compiledOutputSchema) names.push(SET_MODEL_RESPONSE);
   return names;
+}
+
+function hasEntries(record: Record<string, unknown> | undefined): boolean {
+  for (const _key in record) return true;
+  return false;
 }
 
 function isActionsOnly(event: Event): boolean {
@@ -186,10 +191,15 @@ async function* runStep(
         yield produced;
       }
       if (!responses || context.aborted) return;
-      const confirmation = await confirmationEvent(context, event, responses);
-      if (confirmation) yield confirmation;
-      const structured = await structuredAnswer(context, agent, responses, outputCheck);
-      if (structured) yield structured;
+      // Each only when there is something for it: no promise for the common step (#24).
+      if (hasEntries(responses.actions.requestedToolConfirmations)) {
+        const confirmation = await confirmationEvent(context, event, responses);
+        if (confirmation) yield confirmation;
+      }
+      if (getFunctionResponses(responses).some((response) => response.name === SET_MODEL_RESPONSE)) {
+        const structured = await structuredAnswer(context, agent, responses, outputCheck);
+        if (structured) yield structured;
+      }
       if (responses.actions.transferToAgent) yield* transfer(context, handoff, responses.actions.transferToAgent);
       return;
     }

@@ -246,28 +246,36 @@ export class Runner implements AsyncDisposable {
   }
 
   /** Appends the event; when the store refuses it, saves and yields an error event instead and ends the run. */
-  private async save(context: InvocationContext, event: Event): Promise<Event> {
+  private save(context: InvocationContext, event: Event): Promise<Event> {
+    // Chained, not awaited: a stored event costs the run no promise of its own (#24). A store that
+    // throws instead of rejecting is handled the same way.
     try {
-      await this.sessionService.appendEvent(context.session, event);
-      return event;
+      return Promise.resolve(this.sessionService.appendEvent(context.session, event)).then(
+        () => event,
+        (error: unknown) => this.saveFailed(context, event, error),
+      );
     } catch (error) {
-      if (context.aborted) throw new RunEnded();
-      // Another runner appended first: nothing of this run may be saved; the caller retries. Only
-      // a resumed call's result (it ran) is appended to the reloaded session, never lost (#23).
-      if (isAdkitError(error) && error.code === 'SESSION_CONFLICT') {
-        if (await appendAfterConflict(this.sessionService, context, event)) return event;
-        throw error;
-      }
-      const failure = createEvent({
-        invocationId: context.invocationId,
-        author: event.author === 'user' ? this.agent.name : event.author,
-        branch: event.branch,
-        errorCode: 'STORE_ERROR',
-        errorMessage: `The session store refused an event from "${event.author}": ${errorMessage(error)}`,
-      });
-      await this.sessionService.appendEvent(context.session, failure);
-      throw new EndWith(failure);
+      return this.saveFailed(context, event, error);
     }
+  }
+
+  private async saveFailed(context: InvocationContext, event: Event, error: unknown): Promise<Event> {
+    if (context.aborted) throw new RunEnded();
+    // Another runner appended first: nothing of this run may be saved; the caller retries. Only
+    // a resumed call's result (it ran) is appended to the reloaded session, never lost (#23).
+    if (isAdkitError(error) && error.code === 'SESSION_CONFLICT') {
+      if (await appendAfterConflict(this.sessionService, context, event)) return event;
+      throw error;
+    }
+    const failure = createEvent({
+      invocationId: context.invocationId,
+      author: event.author === 'user' ? this.agent.name : event.author,
+      branch: event.branch,
+      errorCode: 'STORE_ERROR',
+      errorMessage: `The session store refused an event from "${event.author}": ${errorMessage(error)}`,
+    });
+    await this.sessionService.appendEvent(context.session, failure);
+    throw new EndWith(failure);
   }
 
   /** Runs one plugin callback under the shared policy: a throw ends the run with a `PLUGIN_ERROR` event. */
