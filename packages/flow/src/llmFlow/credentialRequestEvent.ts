@@ -23,22 +23,36 @@ export async function* withCredentialRequests(
   events: AsyncIterable<Event>,
 ): AsyncGenerator<Event, void, undefined> {
   for await (const event of events) {
-    const requested = event.actions.requestedAuthConfigs;
-    if (event.partial || !requested || Object.keys(requested).length === 0) {
-      yield event;
-      continue;
-    }
-    const made = await makeRequests(invocation, event, requested);
-    yield made.responses;
-    if (made.parts.length > 0)
-      yield createEvent({
-        invocationId: invocation.invocationId,
-        author: invocation.agentName,
-        branch: invocation.branch,
-        content: { role: 'model', parts: made.parts },
-        longRunningToolIds: made.parts.map((part) => part.functionCall!.id!),
-      });
+    if (!asksForCredentials(event)) yield event;
+    else yield* await credentialRequestEvents(invocation, event);
   }
+}
+
+/** Whether `withCredentialRequests` changes this event: a complete one with `requestedAuthConfigs`. */
+export function asksForCredentials(event: Event): boolean {
+  if (event.partial) return false;
+  for (const _id in event.actions.requestedAuthConfigs) return true;
+  return false;
+}
+
+/**
+ * What `withCredentialRequests` yields for one event that asks for credentials (AU-2, AU-3): the
+ * responses event, then the `adk_request_credential` event when a request was made. For a caller
+ * that passes the other events on itself, one async-generator layer fewer for each (#24).
+ */
+export async function credentialRequestEvents(invocation: InvocationContext, event: Event): Promise<Event[]> {
+  const made = await makeRequests(invocation, event, event.actions.requestedAuthConfigs!);
+  if (made.parts.length === 0) return [made.responses];
+  return [
+    made.responses,
+    createEvent({
+      invocationId: invocation.invocationId,
+      author: invocation.agentName,
+      branch: invocation.branch,
+      content: { role: 'model', parts: made.parts },
+      longRunningToolIds: made.parts.map((part) => part.functionCall!.id!),
+    }),
+  ];
 }
 
 async function makeRequests(

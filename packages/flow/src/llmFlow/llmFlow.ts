@@ -18,7 +18,7 @@ import { pluginCallbacks, type Plugin } from '../runner/plugin.js';
 import { ToolResolver } from './resolveTools.js';
 import { resumeConfirmedCalls } from './resumeConfirmedCalls.js';
 import { resumeCredentialCalls } from './resumeCredentialCalls.js';
-import { withCredentialRequests } from './credentialRequestEvent.js';
+import { asksForCredentials, credentialRequestEvents } from './credentialRequestEvent.js';
 import { resumePausedCalls } from './resumePausedCalls.js';
 import { mayResume } from './mayResume.js';
 import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
@@ -175,21 +175,21 @@ async function* runStep(
       if (response.partial || getFunctionCalls(event).length === 0) continue;
 
       let responses: Event | undefined;
-      for await (const produced of withCredentialRequests(
-        context,
-        executeFunctionCalls({
-          invocation: context,
-          calls: getFunctionCalls(event),
-          tools: request.tools,
-          callbacks,
-          maxConcurrency: agent.maxToolConcurrency,
-          toolTimeoutMs: agent.toolTimeoutMs,
-          refusals,
-        }),
-      )) {
-        if (!produced.partial && !responses) responses = produced;
-        yield produced;
-      }
+      const executed = executeFunctionCalls({
+        invocation: context,
+        calls: getFunctionCalls(event),
+        tools: request.tools,
+        callbacks,
+        maxConcurrency: agent.maxToolConcurrency,
+        toolTimeoutMs: agent.toolTimeoutMs,
+        refusals,
+      });
+      // What withCredentialRequests does, without its layer for the events that ask for nothing.
+      for await (const outcome of executed)
+        for (const produced of asksForCredentials(outcome) ? await credentialRequestEvents(context, outcome) : [outcome]) {
+          if (!produced.partial && !responses) responses = produced;
+          yield produced;
+        }
       if (!responses || context.aborted) return;
       // Each only when there is something for it: no promise for the common step (#24).
       if (hasEntries(responses.actions.requestedToolConfirmations)) {
