@@ -2,7 +2,7 @@
 // ended, instead of reading every event on every turn. What was tried: the history grown turn by
 // turn (the same answer as a whole scan each time), a task opened and answered across turns, a
 // history that is not the same one grown (another first event, the scanned event moved, fewer
-// events, a window of the newest events only), more new events than the look-back, and two
+// events, a window of the newest events only), 200 new events at once, and two
 // histories going on from one scan.
 import { describe, expect, it } from 'vitest';
 import { createEvent, openTasks, TASK_METADATA_KEY, type Event } from '../src/index.js';
@@ -42,7 +42,7 @@ describe('openTasksOfHistory', () => {
     expect(openTasksOfHistory(history)).toEqual(openTasks(history));
   });
 
-  it('finds an opening more events back than its look-back', () => {
+  it('finds an opening 200 events back, after many events came at once', () => {
     const history = [chat('start'), opening('far')];
     expect(openTasksOfHistory(history).map((t) => t.callId)).toEqual(['far']);
     for (let i = 0; i < 200; i++) history.push(chat(`m${i}`));

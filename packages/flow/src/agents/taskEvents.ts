@@ -72,15 +72,12 @@ export function openTasks(events: readonly Event[]): OpenTask[] {
 interface TaskScan {
   readonly answered: Set<string>;
   readonly opened: OpenTask[];
-  /** The history's first event and the scanned event's index in it, to check a later history is the same one grown. */
-  first?: Event;
+  /** The last event scanned and its index, to check a later history is the same one grown. */
+  last?: Event;
   index: number;
 }
 
-/** How far back from a history's end `openTasksOfHistory` looks for the event its last scan ended at. */
-const LOOKBACK = 64;
-
-/** The last scan of each history, under the event it ended at (events keep their identity in a store's cache). */
+/** The last scan of each history, under its first event (events keep their identity in a store's cache). */
 const scans = new WeakMap<Event, TaskScan>();
 
 /**
@@ -93,23 +90,18 @@ const scans = new WeakMap<Event, TaskScan>();
 export function openTasksOfHistory(events: readonly Event[]): OpenTask[] {
   const end = events.length;
   if (end === 0) return [];
-  let scan: TaskScan | undefined;
+  const first = events[0]!;
+  let scan = scans.get(first);
   let from = 0;
-  for (let i = end - 1; i >= 0 && i >= end - LOOKBACK; i--) {
-    const found = scans.get(events[i]!);
-    if (found && found.index === i && found.first === events[0]) {
-      // Taken, not shared: a scan grows in place, so no other history may go on from it.
-      scans.delete(events[i]!);
-      scan = found;
-      from = i + 1;
-      break;
-    }
-  }
-  scan ??= newScan();
+  if (scan && scan.index < end && events[scan.index] === scan.last) {
+    // Taken, not shared: a scan grows in place, so no other history may go on from it.
+    scans.delete(first);
+    from = scan.index + 1;
+  } else scan = newScan();
   extendScan(scan, events, from);
-  scan.first = events[0];
+  scan.last = events[end - 1];
   scan.index = end - 1;
-  scans.set(events[end - 1]!, scan);
+  scans.set(first, scan);
   return stillOpen(scan);
 }
 
