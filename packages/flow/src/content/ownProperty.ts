@@ -14,6 +14,12 @@ export function ownValue(source: Record<string, unknown>, key: string): unknown 
   return Object.hasOwn(source, key) ? source[key] : undefined;
 }
 
+/** Whether `value` has an own enumerable key (what `Object.keys(value).length > 0` says, without the array). */
+export function hasOwnKeys(value: object | undefined): boolean {
+  for (const key in value) if (Object.hasOwn(value!, key)) return true;
+  return false;
+}
+
 /** A shallow copy of a plain object that keeps `__proto__` keys as data. */
 export function copyOwn(source: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};

@@ -2,6 +2,7 @@ import type { Part } from '../content/content.js';
 import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
 import { createEvent, type Event } from '../content/event.js';
 import { newFunctionCallId } from '../content/ids.js';
+import { hasOwnKeys } from '../content/ownProperty.js';
 import type { InvocationContext } from '../context/invocationContext.js';
 import { CONFIRMATION_FORMAT_VERSION, confirmationDigest } from '../confirmation/confirmationRequests.js';
 
@@ -13,13 +14,18 @@ import { CONFIRMATION_FORMAT_VERSION, confirmationDigest } from '../confirmation
  * hint and payload shown — keyed with the runner's `confirmationSecret` when it has one. Undefined when
  * nothing asked.
  */
+/** Whether a responses event carries confirmation requests, so that `confirmationEvent` has one to make. */
+export function asksForConfirmation(responses: Event): boolean {
+  return hasOwnKeys(responses.actions.requestedToolConfirmations);
+}
+
 export async function confirmationEvent(
   invocation: InvocationContext,
   modelEvent: Event,
   responses: Event,
 ): Promise<Event | undefined> {
-  const requested = responses.actions.requestedToolConfirmations ?? {};
-  if (Object.keys(requested).length === 0) return undefined;
+  if (!asksForConfirmation(responses)) return undefined;
+  const requested = responses.actions.requestedToolConfirmations!;
   const parts: Part[] = [];
   const ids: string[] = [];
   for (const part of modelEvent.content?.parts ?? []) {

@@ -8,6 +8,7 @@ import { REQUEST_CREDENTIAL_FUNCTION, type AuthConfig } from '../auth/authTypes.
 import { credentialKeyOf } from '../auth/credentialKey.js';
 import { CREDENTIAL_FORMAT_VERSION, credentialDigest } from '../auth/credentialRequests.js';
 import { redactAuthConfig } from '../auth/redactAuthConfig.js';
+import { hasOwnKeys } from '../content/ownProperty.js';
 
 /**
  * Passes a batch's events through; when the merged responses event asks for credentials
@@ -30,9 +31,7 @@ export async function* withCredentialRequests(
 
 /** Whether `withCredentialRequests` changes this event: a complete one with `requestedAuthConfigs`. */
 export function asksForCredentials(event: Event): boolean {
-  if (event.partial) return false;
-  for (const _id in event.actions.requestedAuthConfigs) return true;
-  return false;
+  return !event.partial && hasOwnKeys(event.actions.requestedAuthConfigs);
 }
 
 /**

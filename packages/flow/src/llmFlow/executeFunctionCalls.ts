@@ -91,7 +91,12 @@ export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGene
   let settled = false;
   let records: CallRecord[] | undefined;
   const all = Promise.all(
-    batch.calls.map((call) => limit(() => (budgeted ? executeCall(batch, call, onProgress).then(budget) : executeCall(batch, call, onProgress)))),
+    batch.calls.map((call) =>
+      limit(() => {
+        const executing = executeCall(batch, call, onProgress);
+        return budgeted ? executing.then(budget) : executing;
+      }),
+    ),
   ).then(
     (done) => {
       records = done;

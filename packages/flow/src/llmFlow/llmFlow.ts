@@ -2,9 +2,9 @@ import { TRANSFER_TO_AGENT, transferSetup, type TransferSetup } from '../agents/
 import { buildRequest } from './buildRequest.js';
 import { callModel } from './callModel.js';
 import type { ToolCallbacks } from './callTool.js';
-import { confirmationEvent } from './confirmationEvent.js';
+import { asksForConfirmation, confirmationEvent } from './confirmationEvent.js';
 import { errorMessage } from '../errors.js';
-import { getFunctionCalls, getFunctionResponses, isFinalResponse, createEvent, type Event } from '../content/event.js';
+import { getFunctionCalls, isFinalResponse, createEvent, type Event } from '../content/event.js';
 import { createEventActions } from '../content/eventActions.js';
 import { executeFunctionCalls } from './executeFunctionCalls.js';
 import { FlowContext } from '../context/flowContext.js';
@@ -21,7 +21,7 @@ import { resumeCredentialCalls } from './resumeCredentialCalls.js';
 import { asksForCredentials, credentialRequestEvents } from './credentialRequestEvent.js';
 import { resumePausedCalls } from './resumePausedCalls.js';
 import { mayResume } from './mayResume.js';
-import { saveOutput, structuredAnswer, type OutputCheck } from './structuredOutput.js';
+import { saveOutput, structuredAnswer, structuredAnswerOf, type OutputCheck } from './structuredOutput.js';
 import { SET_MODEL_RESPONSE } from './setModelResponseTool.js';
 import { reportProblem, type StepProblem } from './stepProblem.js';
 import { runToolSelectors, selectStepTools } from './toolSelection.js';
@@ -78,11 +78,6 @@ function reservedNames(agent: LlmAgent, handoff: TransferSetup | undefined): str
   if (handoff) names.push(TRANSFER_TO_AGENT);
   if (agent.compiledOutputSchema) names.push(SET_MODEL_RESPONSE);
   return names;
-}
-
-function hasEntries(record: Record<string, unknown> | undefined): boolean {
-  for (const _key in record) return true;
-  return false;
 }
 
 function isActionsOnly(event: Event): boolean {
@@ -192,14 +187,12 @@ async function* runStep(
         }
       if (!responses || context.aborted) return;
       // Each only when there is something for it: no promise for the common step (#24).
-      if (hasEntries(responses.actions.requestedToolConfirmations)) {
+      if (asksForConfirmation(responses)) {
         const confirmation = await confirmationEvent(context, event, responses);
         if (confirmation) yield confirmation;
       }
-      if (getFunctionResponses(responses).some((response) => response.name === SET_MODEL_RESPONSE)) {
-        const structured = await structuredAnswer(context, agent, responses, outputCheck);
-        if (structured) yield structured;
-      }
+      const answer = structuredAnswerOf(responses);
+      if (answer) yield await structuredAnswer(context, agent, answer, outputCheck);
       if (responses.actions.transferToAgent) yield* transfer(context, handoff, responses.actions.transferToAgent);
       return;
     }

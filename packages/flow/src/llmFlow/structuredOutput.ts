@@ -1,5 +1,5 @@
 import type { ToolResult } from '../runner/callbacks.js';
-import type { Content, Part } from '../content/content.js';
+import type { Content, FunctionResponse, Part } from '../content/content.js';
 import { createEvent, getFunctionResponses, isFinalResponse, type Event } from '../content/event.js';
 import { errorMessage } from '../errors.js';
 import type { InvocationContext } from '../context/invocationContext.js';
@@ -51,17 +51,18 @@ async function parseStructured(text: string, check: OutputCheck, signal: AbortSi
   return result.ok ? { value: result.value } : { problem: result.problems.join('; ') };
 }
 
-/** The final answer given through `set_model_response`, as a model text event (FL-5). */
+/** The final answer given through `set_model_response` among a step's responses, if one was given. */
+export function structuredAnswerOf(responses: Event): FunctionResponse | undefined {
+  return getFunctionResponses(responses).find((r) => r.name === SET_MODEL_RESPONSE && r.response && !Object.hasOwn(r.response, 'error'));
+}
+
+/** That answer (`structuredAnswerOf`) as a model text event (FL-5). */
 export async function structuredAnswer(
   context: InvocationContext,
   agent: LlmAgent,
-  responses: Event,
+  answer: FunctionResponse,
   outputCheck: OutputCheck | undefined,
-): Promise<Event | undefined> {
-  const answer = getFunctionResponses(responses).find(
-    (r) => r.name === SET_MODEL_RESPONSE && r.response && !Object.hasOwn(r.response, 'error'),
-  );
-  if (!answer) return undefined;
+): Promise<Event> {
   const content: Content = { role: 'model', parts: [{ text: JSON.stringify(answer.response as ToolResult) }] };
   const event = createEvent({ invocationId: context.invocationId, author: agent.name, branch: context.branch, content });
   if (agent.outputKey) await saveOutput(agent, event, outputCheck, context.signal);

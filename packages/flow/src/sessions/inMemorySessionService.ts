@@ -1,7 +1,7 @@
 import { cloneData } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
-import { setOwnProperty } from '../content/ownProperty.js';
+import { hasOwnKeys, setOwnProperty } from '../content/ownProperty.js';
 import type {
   CreateSessionRequest,
   GetSessionRequest,
@@ -87,7 +87,7 @@ export class InMemorySessionService implements SessionService {
     checkSessionVersion(session, stored.version);
     const forStorage = eventForStorage(event);
     // Most events change no state: no scopes to split or look up (#24).
-    if (hasKeys(forStorage.actions.stateDelta)) {
+    if (hasOwnKeys(forStorage.actions.stateDelta)) {
       const scoped = splitStateDelta(forStorage.actions.stateDelta);
       assignOwn(this.scope(this.appState, session.appName), scoped.app);
       assignOwn(this.scope(this.userState, `${session.appName}\u0000${session.userId}`), scoped.user);
@@ -132,9 +132,4 @@ function sessionKey(appName: string, userId: string, sessionId: string): string 
 /** `Object.assign` that keeps a `__proto__` key as data instead of changing the target's prototype. */
 function assignOwn(target: Record<string, unknown>, source: Record<string, unknown>): void {
   for (const key of Object.keys(source)) setOwnProperty(target, key, source[key]);
-}
-
-function hasKeys(value: Record<string, unknown>): boolean {
-  for (const _key in value) return true;
-  return false;
 }
