@@ -71,7 +71,11 @@ export class TaskCalls {
     try {
       const created = await tool
         .connection()
-        .use((session) => session.client.request({ method: 'tools/call', params }, CreateTaskResultSchema, { signal: ctx.signal, timeout: tool.timeoutMs }), (failure) => failure === 'unsent');
+        .use(
+          (session) =>
+            withRequestSignal(ctx.signal, (signal) => session.client.request({ method: 'tools/call', params }, CreateTaskResultSchema, { signal, timeout: tool.timeoutMs })),
+          (failure) => failure === 'unsent',
+        );
       taskId = created.task.taskId;
     } catch (error) {
       throw tool.failure(ctx, error);
@@ -86,12 +90,16 @@ export class TaskCalls {
 
   private async follow(tool: TaskTool, ctx: ToolContext, taskId: string): Promise<Record<string, unknown> | undefined> {
     const until = Date.now() + (this.options.waitMs ?? Math.floor(tool.timeoutMs / 2));
-    const request = { signal: ctx.signal, timeout: tool.timeoutMs };
+    // Every poll is a request the SDK leaves an abort listener on: each goes through
+    // withRequestSignal, so a long wait does not pile listeners up on the call's signal.
+    const timeout = tool.timeoutMs;
     let lastMessage: string | undefined;
     let reports = 0;
     try {
       for (;;) {
-        const task: GetTaskResult = await tool.connection().use((session) => session.client.experimental.tasks.getTask(taskId, request), () => true);
+        const task: GetTaskResult = await tool
+          .connection()
+          .use((session) => withRequestSignal(ctx.signal, (signal) => session.client.experimental.tasks.getTask(taskId, { signal, timeout })), () => true);
         if (task.statusMessage !== undefined && task.statusMessage !== lastMessage && reports++ < MAX_REPORTS) {
           lastMessage = task.statusMessage;
           ctx.reportProgress({ message: task.statusMessage.slice(0, 1_000) });
@@ -99,7 +107,7 @@ export class TaskCalls {
         if (task.status === 'completed') {
           const result = await tool
             .connection()
-            .use((session) => session.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, request), () => true);
+            .use((session) => withRequestSignal(ctx.signal, (signal) => session.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal, timeout })), () => true);
           return tool.convert(ctx, result as CallToolResult);
         }
         if (task.status === 'failed' || task.status === 'cancelled')
@@ -113,7 +121,7 @@ export class TaskCalls {
               const unregister = register(session);
               try {
                 return (await withRequestSignal(signal, (own) =>
-                  session.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal: own, timeout: tool.timeoutMs }),
+                  session.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { signal: own, timeout }),
                 )) as CallToolResult;
               } finally {
                 unregister();

@@ -5,6 +5,8 @@
 // Bad input tried: a task that never completes, a failing task, a task check for a gone task.
 import { InMemorySessionService, LlmAgent, Runner, createUserContent, type Event, type ProgressReport } from '@adkit/flow';
 import { ScriptedModel, createToolContext, functionCallResponse, textResponse } from '@adkit/flow/testing';
+import { getEventListeners } from 'node:events';
+import { processWarnings } from '@adkit/test-support';
 import { describe, expect, it } from 'vitest';
 import { createTaskCheck, mcpToolset, pendingMcpTasks, type McpTool, type McpToolsetOptions } from '../src/index.js';
 import { EVERYTHING, nodeServer } from './support/realServers.js';
@@ -29,6 +31,28 @@ describe('MCP tasks in one turn', () => {
     await control.finish(control.created[0]!, 'tides are lunar');
     expect(await call).toEqual({ output: 'tides are lunar' });
     expect(reports).toEqual([{ message: 'gathering sources' }]);
+    await toolset.close();
+  });
+
+  it('hostile: a task polled many times on one signal leaves at most 4 abort listeners on it and prints no warning', async () => {
+    const { control, toolset, tool } = await setup();
+    let polls = 0;
+    const getTask = control.store.getTask.bind(control.store);
+    control.store.getTask = (...args: Parameters<typeof getTask>) => {
+      polls++;
+      return getTask(...args);
+    };
+    const controller = new AbortController();
+    const warnings = await processWarnings(async () => {
+      const call = tool('slow').run(createToolContext({ signal: controller.signal }), { topic: 'tides' });
+      await waitFor(() => polls >= 15, 10_000);
+      // The 4 the SDK leaves, and at most one of the poll in flight or the wait between polls.
+      expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(5);
+      await control.finish(control.created[0]!, 'tides are lunar');
+      expect(await call).toEqual({ output: 'tides are lunar' });
+    });
+    expect(warnings).toEqual([]);
+    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(4);
     await toolset.close();
   });
 
