@@ -149,6 +149,21 @@ describe('buildContents', () => {
     ]);
   });
 
+  it("FL-1 #7: an agent's own answer to the flow's confirmation request stays out too, whether the request is in the kept (frozen) prefix or not", () => {
+    const request = ev('a', [{ functionCall: { id: 'adk-c', name: 'adk_request_confirmation', args: {} } }], { longRunningToolIds: ['adk-c'] });
+    const answer = ev('a', [{ functionResponse: { id: 'adk-c', name: 'adk_request_confirmation', response: { confirmed: false } } }, { text: 'declined' }]);
+    const expected = [
+      { role: 'user', parts: [{ text: 'go' }] },
+      // The event's own role (a response event's, here) is kept.
+      { role: 'user', parts: [{ text: 'declined' }] },
+    ];
+    expect(buildContents([ev('user', [{ text: 'go' }]), request, answer], 'a')).toEqual(expected);
+    // The request stored (frozen, so kept in the cache), the answer still this invocation's own.
+    const stored = [deepFreeze(ev('user', [{ text: 'go' }])), deepFreeze(request)];
+    buildContents(stored, 'a');
+    expect(buildContents([...stored, answer], 'a')).toEqual(expected);
+  });
+
   it("issue #23 point 1: a resumed call answered late: the tool's answer replaces the client's late answer, and stays last", () => {
     const started = (id: string) => createEvent({ invocationId: 'i', author: 'a', actions: { stateDelta: {}, artifactDelta: {}, startedToolCalls: [id] } });
     const events = [

@@ -129,20 +129,22 @@ class History {
   // Calls whose first response only asked for confirmation (or was the client's answer to a call
   // that then resumed): the next response takes its place, so the model sees the call's real
   // outcome. Collected in event order: the marker always precedes the answer.
-  private readonly awaiting = new Set<string>();
+  // The collections below are made when first needed: most histories need none of them, and a
+  // history is built per model call (#24).
+  private awaiting?: Set<string>;
   /** Base calls no longer awaiting confirmation in this history. */
-  private readonly settled = new Set<string>();
+  private settled?: Set<string>;
   /** Ids of the flow's own confirmation requests: they and the replies to them stay out. */
-  private readonly hidden = new Set<string>();
+  private hidden?: Set<string>;
   /**
    * Where the client's late answer to a call sits (a late-answer entry and its part): a resumed
    * call's own answer replaces it. `undefined` here hides the base's slot.
    */
-  private readonly clientLate = new Map<string, LateSlot | undefined>();
+  private clientLate?: Map<string, LateSlot | undefined>;
   /** Responses of base entries as this history has them. */
-  private readonly responses = new Map<Entry, Part[]>();
+  private responses?: Map<Entry, Part[]>;
   /** Contents of base entries as this history has them (a late answer replaced). */
-  private readonly contents = new Map<Entry, Content>();
+  private contents?: Map<Entry, Content>;
   /** A kept history's rendered contents, for its first `renderedCount` entries (undefined: render again). */
   private rendered: Content[] | undefined;
   private renderedCount = 0;
@@ -158,11 +160,13 @@ class History {
     if (taskScopeOf(event.branch) !== taskScopeOf(this.branch)) return;
     const agentName = this.agentName;
     if (event.author === agentName) {
-      for (const id of Object.keys(event.actions?.requestedToolConfirmations ?? {})) this.awaiting.add(id);
+      // Only when there is something: most events ask for nothing, and cost no key array (#24).
+      const { requestedToolConfirmations, requestedAuthConfigs, startedToolCalls } = event.actions ?? {};
+      if (requestedToolConfirmations) for (const id of Object.keys(requestedToolConfirmations)) this.await(id);
       // A call waiting for a credential (AU-2): the response after the consent is its outcome.
-      for (const id of Object.keys(event.actions?.requestedAuthConfigs ?? {})) this.awaiting.add(id);
+      if (requestedAuthConfigs) for (const id of Object.keys(requestedAuthConfigs)) this.await(id);
       // A resumed call (a resumable tool answered by the client): its answer replaces the client's.
-      for (const id of event.actions?.startedToolCalls ?? []) this.awaiting.add(id);
+      if (startedToolCalls) for (const id of startedToolCalls) this.await(id);
     }
     if (event.partial || !event.content?.parts?.length) return;
     if (this.branch !== undefined && event.branch !== undefined && !isAncestorBranch(event.branch, this.branch)) return;
@@ -176,8 +180,9 @@ class History {
     }
 
     const kept: Part[] = [];
-    const late: Part[] = [];
-    const clientSlots: Array<[string, number]> = [];
+    // Late answers are rare: their lists are made for the first one.
+    let late: Part[] | undefined;
+    let clientSlots: Array<[string, number]> | undefined;
     for (const part of parts) {
       const response = part.functionResponse;
       const id = response?.id;
@@ -190,7 +195,7 @@ class History {
       const awaited = answered && this.takeAwaiting(id);
       // Any answer of the agent's own ends the client's slot: only the next one may replace it.
       const slot = event.author !== 'user' ? this.clientSlot(id) : undefined;
-      if (slot) this.clientLate.set(id, undefined);
+      if (slot) (this.clientLate ??= new Map()).set(id, undefined);
       if (!answered) {
         this.setResponses(owner, [...(this.responsesOf(owner) ?? []), part]);
         this.answered.add(id);
@@ -205,15 +210,16 @@ class History {
         this.setContent(slot.entry, { ...content, parts: replaced });
         continue;
       }
-      if (event.author === 'user') clientSlots.push([id, late.length]);
+      late ??= [];
+      if (event.author === 'user') (clientSlots ??= []).push([id, late.length]);
       late.push({ text });
     }
     if (kept.length > 0)
       this.push({ content: { role: event.content.role ?? (event.author === 'user' ? 'user' : 'model'), parts: kept }, owner: this });
-    if (late.length > 0) {
+    if (late) {
       const entry: Entry = { content: { role: 'user', parts: late }, owner: this };
       this.push(entry);
-      for (const [id, part] of clientSlots) this.clientLate.set(id, { entry, part });
+      for (const [id, part] of clientSlots ?? []) (this.clientLate ??= new Map()).set(id, { entry, part });
     }
   }
 
@@ -223,9 +229,9 @@ class History {
    */
   render(): Content[] {
     const contents = this.base ? this.base.keptContents().slice() : [];
-    for (const [entry, content] of this.contents) contents[entry.index!] = clearClientIds(content);
+    if (this.contents) for (const [entry, content] of this.contents) contents[entry.index!] = clearClientIds(content);
     // Responses for base entries, last first so that earlier indexes stay right.
-    const aside = [...this.responses].sort(([a], [b]) => b.index! - a.index!);
+    const aside = this.responses ? [...this.responses].sort(([a], [b]) => b.index! - a.index!) : [];
     for (const [entry, parts] of aside) {
       const rendered = clearClientIds({ role: 'user', parts });
       if (entry.responses) contents[entry.index! + 1] = rendered;
@@ -312,12 +318,12 @@ class History {
     const call = part.functionCall;
     if (call && (call.name === REQUEST_CONFIRMATION_FUNCTION || call.name === REQUEST_CREDENTIAL_FUNCTION)) {
       if (!call.id || event.author === 'user' || !event.longRunningToolIds?.includes(call.id)) return false;
-      this.hidden.add(call.id);
+      (this.hidden ??= new Set()).add(call.id);
       return true;
     }
     const response = part.functionResponse;
     if (!response || (response.name !== REQUEST_CONFIRMATION_FUNCTION && response.name !== REQUEST_CREDENTIAL_FUNCTION)) return false;
-    return event.author === 'user' || (response.id !== undefined && (this.hidden.has(response.id) || this.base?.hidden.has(response.id) === true));
+    return event.author === 'user' || (response.id !== undefined && (this.hidden?.has(response.id) === true || this.base?.hidden?.has(response.id) === true));
   }
 
   /** Puts `part` in place of the response to the same call; false when there is none to replace. */
@@ -331,30 +337,35 @@ class History {
   }
 
   private clientSlot(id: string): LateSlot | undefined {
-    return this.clientLate.has(id) ? this.clientLate.get(id) : this.base?.clientLate.get(id);
+    return this.clientLate?.has(id) ? this.clientLate.get(id) : this.base?.clientLate?.get(id);
+  }
+
+  /** Marks the call as awaiting confirmation (or its resumed answer). */
+  private await(id: string): void {
+    (this.awaiting ??= new Set()).add(id);
   }
 
   /** Whether the call was awaiting confirmation; it no longer is. */
   private takeAwaiting(id: string): boolean {
-    if (this.awaiting.delete(id)) return true;
-    if (this.base?.awaiting.has(id) && !this.settled.has(id)) {
-      this.settled.add(id);
+    if (this.awaiting?.delete(id)) return true;
+    if (this.base?.awaiting?.has(id) && !this.settled?.has(id)) {
+      (this.settled ??= new Set()).add(id);
       return true;
     }
     return false;
   }
 
   private responsesOf(entry: Entry): Part[] | undefined {
-    return this.responses.get(entry) ?? entry.responses;
+    return this.responses?.get(entry) ?? entry.responses;
   }
 
   private contentOf(entry: Entry): Content {
-    return this.contents.get(entry) ?? entry.content;
+    return this.contents?.get(entry) ?? entry.content;
   }
 
   private setContent(entry: Entry, content: Content): void {
     if (entry.owner !== this) {
-      this.contents.set(entry, content);
+      (this.contents ??= new Map()).set(entry, content);
       return;
     }
     entry.content = content;
@@ -364,7 +375,7 @@ class History {
 
   private setResponses(entry: Entry, parts: Part[]): void {
     if (entry.owner !== this) {
-      this.responses.set(entry, parts);
+      (this.responses ??= new Map()).set(entry, parts);
       return;
     }
     const had = entry.responses !== undefined;

@@ -12,8 +12,15 @@ export function deepFreeze<T>(value: T): T {
   while (stack.length > 0) {
     const current = stack.pop()!;
     Object.freeze(current);
-    const children: unknown[] = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children) if (isFreezable(child)) stack.push(child);
+    // Walked by index and key: no array of values made per object (#24).
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) if (isFreezable(current[i])) stack.push(current[i] as object);
+    } else
+      for (const key in current)
+        if (Object.hasOwn(current, key)) {
+          const child: unknown = (current as Record<string, unknown>)[key];
+          if (isFreezable(child)) stack.push(child);
+        }
   }
   return value;
 }
