@@ -327,25 +327,43 @@ describe('buildContents', () => {
     });
 
     it('keeps the contents of a frozen prefix: the same frozen objects each call, in a new array', () => {
-      const events = [ev('user', [{ text: 'hi' }]), ev('a', [{ functionCall: { id: 'adk-1', name: 'f' } }])].map(frozenCopy);
+      const events = [
+        ev('user', [{ text: 'hi' }]),
+        ev('a', [{ functionCall: { id: 'adk-1', name: 'f' } }]),
+        ev('a', [{ functionResponse: { id: 'adk-1', name: 'f', response: { ok: true } } }]),
+        ev('a', [{ text: 'done' }]),
+      ].map(frozenCopy);
       const first = buildContents(events, 'a');
       const second = buildContents([...events, ev('user', [{ text: 'more' }])], 'a');
-      expect(second[0]).toBe(first[0]);
-      expect(second[1]).toBe(first[1]);
+      for (let i = 0; i < first.length; i++) expect(second[i]).toBe(first[i]);
       expect(Object.isFrozen(first[1]!.parts![0])).toBe(true);
       expect(() => first[0]!.parts!.push({ text: 'x' })).toThrow(TypeError);
       first.push({ role: 'user', parts: [] });
-      expect(buildContents(events, 'a')).toHaveLength(2);
+      expect(buildContents(events, 'a')).toHaveLength(4);
       expect(events[1]!.content!.parts![0]!.functionCall!.id).toBe('adk-1');
     });
 
+    it('a frozen prefix shorter than a first exchange is built afresh each call, to the same contents (#24)', () => {
+      const events = [ev('user', [{ text: 'hi' }]), ev('a', [{ functionCall: { id: 'adk-1', name: 'f' } }])].map(frozenCopy);
+      const first = buildContents(events, 'a');
+      const second = buildContents(events, 'a');
+      expect(second).toEqual(first);
+      expect(second[1]).not.toBe(first[1]);
+      expect(buildContents([...events, ev('user', [{ text: 'more' }])], 'a')).toEqual([
+        ...first,
+        { role: 'user', parts: [{ functionResponse: { name: 'f', response: { status: 'pending' } } }] },
+        { role: 'user', parts: [{ text: 'more' }] },
+      ]);
+    });
+
     it('an array sharing the first event but not extending the kept one is built afresh', () => {
+      const prefix = ['p1', 'p2', 'p3'].map((text) => frozenCopy(ev('user', [{ text }])));
       const [a, b, c] = [ev('user', [{ text: 'a' }]), ev('user', [{ text: 'b' }]), ev('user', [{ text: 'c' }])].map(frozenCopy);
-      const text = (events: Event[]) => buildContents(events, 'a').map((content) => content.parts![0]!.text);
-      expect(text([a!, b!])).toEqual(['a', 'b']);
-      expect(text([a!, c!])).toEqual(['a', 'c']);
-      expect(text([a!, b!, c!])).toEqual(['a', 'b', 'c']);
-      expect(text([a!])).toEqual(['a']);
+      const text = (events: Event[]) => buildContents([...prefix, ...events], 'a').map((content) => content.parts![0]!.text);
+      expect(text([a!, b!])).toEqual(['p1', 'p2', 'p3', 'a', 'b']);
+      expect(text([a!, c!])).toEqual(['p1', 'p2', 'p3', 'a', 'c']);
+      expect(text([a!, b!, c!])).toEqual(['p1', 'p2', 'p3', 'a', 'b', 'c']);
+      expect(text([a!])).toEqual(['p1', 'p2', 'p3', 'a']);
     });
   });
 });

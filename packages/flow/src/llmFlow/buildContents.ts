@@ -58,11 +58,17 @@ interface Entry {
 export function buildContents(events: readonly Event[], agentName: string, branch?: string): Content[] {
   let frozen = events.length;
   while (frozen > 0 && !Object.isFrozen(events[frozen - 1])) frozen--;
-  const cached = frozen > 0 ? cachedHistory(events, frozen, agentName, branch) : undefined;
+  const cached = frozen >= MIN_KEPT_EVENTS ? cachedHistory(events, frozen, agentName, branch) : undefined;
   const history = new History(agentName, branch, cached);
   for (let i = cached?.prefix.length ?? 0; i < events.length; i++) history.add(events[i]!);
   return history.render();
 }
+
+/**
+ * The shortest frozen prefix worth keeping: a first exchange (message, call, response) is built
+ * afresh, as keeping it costs more than it saves in a session that ends after one turn (#24).
+ */
+const MIN_KEPT_EVENTS = 4;
 
 /** What a call with no response yet is answered in place once other turns follow it. */
 const PENDING_RESPONSE: Readonly<Record<string, unknown>> = Object.freeze({ status: 'pending' });

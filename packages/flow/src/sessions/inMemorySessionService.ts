@@ -1,4 +1,4 @@
-import { cloneData } from '../content/cloneData.js';
+import { cloneData, frozenCopy } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
 import { hasOwnKeys, setOwnProperty } from '../content/ownProperty.js';
@@ -10,7 +10,7 @@ import type {
   SessionKey,
   SessionService,
 } from './session.js';
-import { applyEventToSession, eventForStorage, mergeScopedState, splitStateDelta } from './sessionState.js';
+import { applyEventToSession, mergeScopedState, splitStateDelta, withoutTempState } from './sessionState.js';
 import { checkSessionVersion } from './sessionVersion.js';
 import { selectEvents } from './selectEvents.js';
 import { SessionError } from '../errors.js';
@@ -85,7 +85,8 @@ export class InMemorySessionService implements SessionService {
         `Cannot append to session "${session.id}" of app "${session.appName}": it does not exist (deleted, or never created with createSession).`,
       );
     checkSessionVersion(session, stored.version);
-    const forStorage = eventForStorage(event);
+    const withoutTemp = withoutTempState(event);
+    const forStorage = frozenCopy(withoutTemp);
     // Most events change no state: no scopes to split or look up (#24).
     if (hasOwnKeys(forStorage.actions.stateDelta)) {
       const scoped = splitStateDelta(forStorage.actions.stateDelta);
@@ -96,7 +97,11 @@ export class InMemorySessionService implements SessionService {
     stored.events.push(forStorage);
     stored.lastUpdateTime = event.timestamp;
     stored.version = ++this.lastVersion;
-    applyEventToSession(session, event, stored.version);
+    // The session lists the stored frozen copy, the one every later read hands out: the history
+    // built for this invocation's next step, and for the next turn, is the kept one extended
+    // (buildContents), not this invocation's events processed again at every step (#24). An event
+    // with temp: keys is listed as given, so this invocation still sees them (TC-13).
+    applyEventToSession(session, event, stored.version, withoutTemp === event ? forStorage : event);
     return event;
   }
 

@@ -61,12 +61,12 @@ export function eventForStorage(event: Event): Event {
 
 /**
  * Applies an appended event to the caller's session object: every delta key (temp included, for
- * the rest of the invocation), the event itself, the update time and, when given, the session's
- * new stored `version`.
+ * the rest of the invocation), the event itself (or `listed`, the store's frozen copy of it), the
+ * update time and, when given, the session's new stored `version`.
  */
-export function applyEventToSession(session: Session, event: Event, version?: number): void {
+export function applyEventToSession(session: Session, event: Event, version?: number, listed: Event = event): void {
   for (const [key, value] of Object.entries(event.actions.stateDelta)) setOwnProperty(session.state, key, value);
-  session.events.push(event);
+  session.events.push(listed);
   session.lastUpdateTime = event.timestamp;
   if (version !== undefined) session.version = version;
 }
