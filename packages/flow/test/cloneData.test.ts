@@ -115,3 +115,57 @@ describe('eventForStorage (TC-13)', () => {
     expect(Object.isFrozen(event.actions.stateDelta.n)).toBe(false);
   });
 });
+
+// #24: copies recurse for the first levels and walk with their own stack below; the two must agree.
+describe('cloneData/frozenCopy across the recursion limit', () => {
+  /** `{ level, items: [ { __proto__ data, when: Date, empty: {} , next } ] }`, `levels` deep. */
+  function nested(levels: number): Record<string, unknown> {
+    let value: Record<string, unknown> = { leaf: true };
+    for (let level = levels; level > 0; level--) {
+      const item = JSON.parse('{"__proto__": {"polluted": 1}}') as Record<string, unknown>;
+      Object.assign(item, { when: new Date(level), empty: {}, none: [], next: value });
+      value = { level, items: [item] };
+    }
+    return value;
+  }
+  const down = (value: Record<string, unknown>) => (value.items as Array<Record<string, unknown>>)[0]!.next as Record<string, unknown>;
+
+  it('copies every level alike, at any depth: equal, independent, __proto__ kept as data, a Date cloned', () => {
+    for (const levels of [1, 20, 24, 25, 30, 60, 200]) {
+      const source = nested(levels);
+      for (const copy of [cloneData(source), frozenCopy(source)]) {
+        expect(copy).toEqual(source);
+        let [a, b] = [copy, source];
+        for (let level = 0; level < levels; level++) {
+          const [itemA, itemB] = [(a.items as object[])[0] as Record<string, unknown>, (b.items as object[])[0] as Record<string, unknown>];
+          expect(itemA).not.toBe(itemB);
+          expect(Object.hasOwn(itemA, '__proto__')).toBe(true);
+          expect(Object.getPrototypeOf(itemA)).toBe(Object.prototype);
+          expect(itemA.when).not.toBe(itemB.when);
+          expect((itemA.when as Date).getTime()).toBe((itemB.when as Date).getTime());
+          [a, b] = [down(a), down(b)];
+        }
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    }
+  });
+
+  it('frozenCopy freezes every array and plain object at every depth and shares the empty ones', () => {
+    const copy = frozenCopy(nested(120));
+    let cursor = copy;
+    const empties = new Set<unknown>();
+    for (let level = 0; level < 120; level++) {
+      const item = (cursor.items as Array<Record<string, unknown>>)[0]!;
+      for (const part of [cursor, cursor.items, item]) expect(Object.isFrozen(part)).toBe(true);
+      expect(Object.isFrozen(item.when)).toBe(false);
+      empties.add(item.empty);
+      empties.add(item.none);
+      cursor = down(cursor);
+    }
+    // One shared frozen {} and one shared frozen [] below and above the limit alike.
+    expect(empties.size).toBe(2);
+    const plain = cloneData(nested(120));
+    expect(Object.isFrozen(plain)).toBe(false);
+    expect(down(plain).items).not.toBe(down(nested(120)).items);
+  });
+});

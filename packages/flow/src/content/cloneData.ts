@@ -24,11 +24,47 @@ export function frozenCopy<T>(value: T): T {
 
 function copyData<T>(value: T, freeze: boolean): T {
   if (typeof value !== 'object' || value === null) return copyPrimitive(value);
+  return copyNested(value as object, freeze, 0) as T;
+}
+
+/** How deep `copyNested` recurses before the rest of a value is copied with a stack of its own. */
+const MAX_RECURSION = 48;
+
+/**
+ * The copy of an object, recursively: events are a few levels deep, and recursion needs no queue
+ * (about 20% faster per stored event than the walk, #24). Past `MAX_RECURSION` levels the rest
+ * goes to `copyWalked`, so no value can overflow the stack.
+ */
+function copyNested(value: object, freeze: boolean, depth: number): unknown {
+  if (depth > MAX_RECURSION) return copyWalked(value, freeze);
+  if (Array.isArray(value)) {
+    if (freeze && value.length === 0) return EMPTY_ARRAY;
+    const array: unknown[] = [];
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      array.push(typeof child !== 'object' || child === null ? copyPrimitive(child) : copyNested(child, freeze, depth + 1));
+    }
+    return freeze ? Object.freeze(array) : array;
+  }
+  if (!isPlainObject(value)) return structuredClone(value);
+  const object: Record<string, unknown> = {};
+  let empty = true;
+  for (const key in value) {
+    empty = false;
+    const child = (value as Record<string, unknown>)[key];
+    setOwnProperty(object, key, typeof child !== 'object' || child === null ? copyPrimitive(child) : copyNested(child, freeze, depth + 1));
+  }
+  if (!freeze) return object;
+  return empty ? EMPTY_OBJECT : Object.freeze(object);
+}
+
+/** `copyData` for what lies deeper than `MAX_RECURSION`: a walk with its own stack. */
+function copyWalked(value: object, freeze: boolean): unknown {
   // The objects still to fill, and their copies, side by side (no pair allocated per object, #24).
   const sources: object[] = [];
   const targets: Target[] = [];
   const emptyCopy = freeze ? sharedEmptyCopy : ownEmptyCopy;
-  const root = emptyCopy(value as object, sources, targets);
+  const root = emptyCopy(value, sources, targets);
   while (sources.length > 0) {
     const source = sources.pop()!;
     const target = targets.pop()!;
@@ -49,7 +85,7 @@ function copyData<T>(value: T, freeze: boolean): T {
     // the target now never freezes something another caller holds.
     if (freeze) Object.freeze(target);
   }
-  return root as T;
+  return root;
 }
 
 /** A value that is no object as it is; a function or symbol makes `structuredClone` throw. */
