@@ -90,7 +90,7 @@ export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGene
   };
   let settled = false;
   let records: CallRecord[] | undefined;
-  const all = Promise.all(
+  void Promise.all(
     batch.calls.map((call) =>
       limit(() => {
         const executing = executeCall(batch, call, onProgress);
@@ -118,7 +118,7 @@ export async function* executeFunctionCalls(batch: FunctionCallBatch): AsyncGene
     await new Promise<void>((resolve) => (wake = resolve));
     wake = undefined;
   }
-  await all;
+  // Settled means `all`'s handlers ran: nothing is left to wait for (no tick more per step, #24).
   if (invocation.aborted || !records) return;
   const merged = mergeResponses(invocation, records);
   if (merged) yield merged;
