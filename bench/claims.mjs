@@ -62,14 +62,14 @@ export const claims = [
     lineMeasures: ['validated 5-field function-tool call, vs @google/adk', 'validated 5-field function-tool call, vs a bare handler call'],
     lines(results) {
       const find = benchRows(results, 'functionTool');
-      const [adkit, peer, bare] = [find('toolCall.adkit'), find('toolCall.peer'), find('toolCall.bare')];
+      const [adkit, peer, bare, floor] = [find('toolCall.adkit'), find('toolCall.peer'), find('toolCall.bare'), find('toolCall.floor')];
       const profile = { file: 'functionTool.bench.mjs', workload: 'call' };
       return [
         fasterThanPeer({ measure: 'validated 5-field function-tool call, vs @google/adk', adkit, peer, anchor: '@google/adk FunctionTool (zod)', times: 4, profile }),
         line({
           measure: 'validated 5-field function-tool call, vs a bare handler call',
           adkit: time(adkit),
-          anchor: `bare handler: ${time(bare)}`,
+          anchor: `bare handler: ${time(bare)}` + (floor ? `; check + handler + one reaction: ${time(floor)} (${(floor.ns / bare.ns).toFixed(2)}×)` : ''),
           ratio: `${(adkit.ns / bare.ns).toFixed(2)}× the bare call`,
           // #24 tightened #18's ≤ 2×.
           goal: '≤ 1.5× a bare call',

@@ -3,6 +3,7 @@
 // zod). Issue #18: adkit ≥ 4× faster than @google/adk and ≤ 2× the bare handler.
 import { createToolContext } from '@adkit/flow/testing';
 import { functionTool } from '@adkit/function-tool';
+import { compileSchema } from '@adkit/tool';
 import { handler, parameters, validArguments as pool, zodParameters } from './fiveFields.mjs';
 import { alternate, measure } from './measure.mjs';
 import { loadPeer, versus } from './peer.mjs';
@@ -28,10 +29,20 @@ export async function run() {
     () => {},
   );
 
+  // The floor of any validated call that applies result rules after the handler (FT-4, FT-5):
+  // the same compiled TypeBox check, the handler, and one promise reaction for its result.
+  const { check } = await compileSchema(parameters);
+  const asIs = (result) => result;
+
   let sink = 0;
-  const [bare, adkit, adk] = await alternate([
+  const [bare, floor, adkit, adk] = await alternate([
     async (i) => {
       sink += (await handler(pool[i & 1023], ctx)).next;
+    },
+    async (i) => {
+      const args = pool[i & 1023];
+      if (!check(args)) throw new Error('the floor refused a valid call');
+      sink += (await handler(args, ctx).then(asIs)).next;
     },
     async (i) => {
       sink += (await tool.run(ctx, pool[i & 1023])).next;
@@ -54,6 +65,13 @@ export async function run() {
 
   return [
     { id: 'toolCall.bare', case: 'bare handler (await handler(args, ctx))', ...bare },
+    {
+      id: 'toolCall.floor',
+      case: 'floor: the same TypeBox check, the handler and one promise reaction for its result (FT-4 + FT-5 at their least)',
+      ...floor,
+      ratio: floor.ns / bare.ns,
+      note: 'for information',
+    },
     { id: 'toolCall.adkit', case: 'adkit functionTool: valid call (await tool.run(ctx, args))', ...adkit, ratio: adkit.ns / bare.ns },
     {
       id: 'toolCall.peer',
