@@ -5,8 +5,9 @@ import { setOwnProperty } from './ownProperty.js';
  * `structuredClone` for the small objects events are made of); anything else that is an object
  * (a Date, a Map, a typed array) goes through `structuredClone`, which throws on what it cannot
  * copy (a function, a class instance with private state). Keys such as `__proto__` are kept as
- * data. It uses its own stack, so a value nested a million levels deep is copied without a stack
- * overflow (callers that store values still bound their depth: `exceedsDepth`).
+ * data. Below its first levels it walks with a stack of its own, so a value nested a million
+ * levels deep is copied without a stack overflow (callers that store values still bound their
+ * depth: `exceedsDepth`).
  */
 export function cloneData<T>(value: T): T {
   return copyData(value, false);

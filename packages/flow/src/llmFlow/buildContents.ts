@@ -53,7 +53,9 @@ interface Entry {
  * work done for a frozen prefix of the history is kept (per first event, agent and branch) and the
  * next call, next step or next turn, processes only the events after it. The contents built from
  * that prefix are frozen and shared between calls; the array is always the caller's own. Events
- * that are not frozen (this invocation's own, or a hand-built history) are processed every call.
+ * that are not frozen (an event with temp: keys as the session lists it, a store that lists the
+ * caller's own objects, a hand-built history) are processed every call, and so is a frozen prefix
+ * shorter than `MIN_KEPT_EVENTS`.
  */
 export function buildContents(events: readonly Event[], agentName: string, branch?: string): Content[] {
   let frozen = events.length;
