@@ -30,7 +30,8 @@ export async function run() {
   );
 
   // The floor of any validated call that applies result rules after the handler (FT-4, FT-5):
-  // the same compiled TypeBox check, the handler, and one promise reaction for its result.
+  // a compiled TypeBox check of the same schema (the tool checks a strict variant of it, which
+  // also refuses unknown keys), the handler, and one promise reaction for its result.
   const { check } = await compileSchema(parameters);
   const asIs = (result) => result;
 
@@ -67,7 +68,7 @@ export async function run() {
     { id: 'toolCall.bare', case: 'bare handler (await handler(args, ctx))', ...bare },
     {
       id: 'toolCall.floor',
-      case: 'floor: the same TypeBox check, the handler and one promise reaction for its result (FT-4 + FT-5 at their least)',
+      case: 'floor: a TypeBox check of the same schema, the handler and one promise reaction for its result (FT-4 + FT-5 at their least)',
       ...floor,
       ratio: floor.ns / bare.ns,
       note: 'for information',

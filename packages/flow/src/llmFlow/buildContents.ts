@@ -134,11 +134,13 @@ class History {
   private readonly callEntry = new Map<string, Entry>();
   /** Calls answered in place (by a response or the pending placeholder). */
   private readonly answered = new Set<string>();
-  // Calls whose first response only asked for confirmation (or was the client's answer to a call
-  // that then resumed): the next response takes its place, so the model sees the call's real
-  // outcome. Collected in event order: the marker always precedes the answer.
   // The collections below are made when first needed: most histories need none of them, and a
   // history is built per model call (#24).
+  /**
+   * Calls whose first response only asked for confirmation (or was the client's answer to a call
+   * that then resumed): the next response takes its place, so the model sees the call's real
+   * outcome. Collected in event order: the marker always precedes the answer.
+   */
   private awaiting?: Set<string>;
   /** Base calls no longer awaiting confirmation in this history. */
   private settled?: Set<string>;
@@ -203,7 +205,7 @@ class History {
       const awaited = answered && this.takeAwaiting(id);
       // Any answer of the agent's own ends the client's slot: only the next one may replace it.
       const slot = event.author !== 'user' ? this.clientSlot(id) : undefined;
-      if (slot) (this.clientLate ??= new Map()).set(id, undefined);
+      if (slot) this.setClientSlot(id, undefined);
       if (!answered) {
         this.setResponses(owner, [...(this.responsesOf(owner) ?? []), part]);
         this.answered.add(id);
@@ -227,7 +229,7 @@ class History {
     if (late) {
       const entry: Entry = { content: { role: 'user', parts: late }, owner: this };
       this.push(entry);
-      for (const [id, part] of clientSlots ?? []) (this.clientLate ??= new Map()).set(id, { entry, part });
+      for (const [id, part] of clientSlots ?? []) this.setClientSlot(id, { entry, part });
     }
   }
 
@@ -346,6 +348,11 @@ class History {
 
   private clientSlot(id: string): LateSlot | undefined {
     return this.clientLate?.has(id) ? this.clientLate.get(id) : this.base?.clientLate?.get(id);
+  }
+
+  /** Sets where the client's late answer to the call sits; `undefined` ends its slot. */
+  private setClientSlot(id: string, slot: LateSlot | undefined): void {
+    (this.clientLate ??= new Map()).set(id, slot);
   }
 
   /** Marks the call as awaiting confirmation (or its resumed answer). */
