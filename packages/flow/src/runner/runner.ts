@@ -163,7 +163,73 @@ export class Runner implements AsyncDisposable {
       });
       if (request.newMessage && context.userContent !== request.newMessage) context.keepCredentialReplies(request.newMessage);
       try {
-        yield* this.runInvocation(context, request);
+        // The invocation's body, here rather than in a generator of its own: every event passes one
+        // layer fewer (#24). `break invocation` ends it as a return would.
+        invocation: {
+          const cancellation = context.cancellation;
+          for (const plugin of this.plugins) {
+            const content = await this.pluginCall(context, plugin, 'beforeRunCallback', () => plugin.beforeRunCallback?.({ context }));
+            if (content) {
+              yield await this.save(context, createEvent({ invocationId: context.invocationId, author: 'model', content }));
+              break invocation;
+            }
+          }
+
+          // While a task is open the user talks with it (#27): the message joins the innermost task, and
+          // the agent that called the outermost one continues it. A task of agents not in the tree is ignored.
+          const tasks = openTasksOfHistory(session.events).filter((task) => this.agent.findAgent(task.agent) && this.agent.findAgent(task.parent));
+          if (request.newMessage) {
+            // The same answer delivered again while its call runs is refused before anything is saved,
+            // so the running call's result is kept (#23); the refusal is yielded, not saved.
+            const repeated = refuseRepeatedReply(context, request.newMessage);
+            if (repeated) {
+              yield repeated;
+              break invocation;
+            }
+            const userEvent = createEvent({
+              invocationId: context.invocationId,
+              author: 'user',
+              branch: tasks.at(-1)?.branch,
+              // A credential reply's response URI holds the code: exchanged from this run's message, never saved.
+              content: context.userContent!,
+              actions: { stateDelta: { ...request.stateDelta } },
+            });
+            await this.save(context, userEvent);
+          }
+          if (cancellation.aborted) break invocation;
+
+          const agent = (tasks[0] && this.agent.findAgent(tasks[0].parent)) || this.agentToRun(session, request.newMessage);
+          const events = agent.runAsync(context);
+          try {
+            for await (let event of events) {
+              if (cancellation.aborted) break invocation;
+              for (const plugin of this.plugins) {
+                const replaced = await this.pluginCall(context, plugin, 'onEventCallback', () =>
+                  plugin.onEventCallback?.({ context, event }),
+                );
+                if (replaced) {
+                  // A resumed call's result stays one when a plugin replaces it (see `appendAfterConflict`).
+                  if (isResumedResult(event)) markResumedResult(replaced);
+                  event = replaced;
+                  break;
+                }
+              }
+              if (cancellation.aborted) break invocation;
+              if (!event.partial) await this.save(context, event);
+              if (cancellation.aborted) break invocation;
+              yield event;
+            }
+          } finally {
+            await events.return(undefined);
+          }
+          if (cancellation.aborted) break invocation;
+          for (const plugin of this.plugins)
+            await this.pluginCall(context, plugin, 'afterRunCallback', () => plugin.afterRunCallback?.({ context }));
+          if (this.addSessionsToMemory && this.memoryService)
+            await this.memoryService.addSessionToMemory(session).catch((error: unknown) =>
+              this.logger.warn(`adkit: adding session "${session.id}" to memory failed: ${errorMessage(error)}`),
+            );
+        }
         finished = !run.aborted;
       } catch (error) {
         if (!(error instanceof EndWith) && !(error instanceof RunEnded)) throw error;
@@ -177,72 +243,6 @@ export class Runner implements AsyncDisposable {
       // Leaving early (break, return(), a throw) cancels whatever still runs.
       if (!finished) run.abort(new AdkitError('RUN_CANCELLED', 'The consumer stopped reading the run.'));
     }
-  }
-
-  private async *runInvocation(context: InvocationContext, request: RunAsyncRequest): AsyncGenerator<Event, void, undefined> {
-    const { session, cancellation } = context;
-    for (const plugin of this.plugins) {
-      const content = await this.pluginCall(context, plugin, 'beforeRunCallback', () => plugin.beforeRunCallback?.({ context }));
-      if (content) {
-        yield await this.save(context, createEvent({ invocationId: context.invocationId, author: 'model', content }));
-        return;
-      }
-    }
-
-    // While a task is open the user talks with it (#27): the message joins the innermost task, and
-    // the agent that called the outermost one continues it. A task of agents not in the tree is ignored.
-    const tasks = openTasksOfHistory(session.events).filter((task) => this.agent.findAgent(task.agent) && this.agent.findAgent(task.parent));
-    if (request.newMessage) {
-      // The same answer delivered again while its call runs is refused before anything is saved,
-      // so the running call's result is kept (#23); the refusal is yielded, not saved.
-      const repeated = refuseRepeatedReply(context, request.newMessage);
-      if (repeated) {
-        yield repeated;
-        return;
-      }
-      const userEvent = createEvent({
-        invocationId: context.invocationId,
-        author: 'user',
-        branch: tasks.at(-1)?.branch,
-        // A credential reply's response URI holds the code: exchanged from this run's message, never saved.
-        content: context.userContent!,
-        actions: { stateDelta: { ...request.stateDelta } },
-      });
-      await this.save(context, userEvent);
-    }
-    if (cancellation.aborted) return;
-
-    const agent = (tasks[0] && this.agent.findAgent(tasks[0].parent)) || this.agentToRun(session, request.newMessage);
-    const events = agent.runAsync(context);
-    try {
-      for await (let event of events) {
-        if (cancellation.aborted) return;
-        for (const plugin of this.plugins) {
-          const replaced = await this.pluginCall(context, plugin, 'onEventCallback', () =>
-            plugin.onEventCallback?.({ context, event }),
-          );
-          if (replaced) {
-            // A resumed call's result stays one when a plugin replaces it (see `appendAfterConflict`).
-            if (isResumedResult(event)) markResumedResult(replaced);
-            event = replaced;
-            break;
-          }
-        }
-        if (cancellation.aborted) return;
-        if (!event.partial) await this.save(context, event);
-        if (cancellation.aborted) return;
-        yield event;
-      }
-    } finally {
-      await events.return(undefined);
-    }
-    if (cancellation.aborted) return;
-    for (const plugin of this.plugins)
-      await this.pluginCall(context, plugin, 'afterRunCallback', () => plugin.afterRunCallback?.({ context }));
-    if (this.addSessionsToMemory && this.memoryService)
-      await this.memoryService.addSessionToMemory(session).catch((error: unknown) =>
-        this.logger.warn(`adkit: adding session "${session.id}" to memory failed: ${errorMessage(error)}`),
-      );
   }
 
   /** Appends the event; when the store refuses it, saves and yields an error event instead and ends the run. */
