@@ -3,15 +3,20 @@
 // target; and the runner keeps routing the conversation to the agent that answered last.
 import { describe, expect, it } from 'vitest';
 import {
+  BaseAgent,
   InMemoryRunner,
+  InMemorySessionService,
+  InvocationContext,
   LlmAgent,
   SequentialAgent,
+  createEvent,
   createUserContent,
   getFunctionResponses,
   type Event,
 } from '../src/index.js';
 import { ScriptedModel, functionCallResponse, textResponse } from '../src/testing/index.js';
 import { rawTool } from './support.js';
+import { RunCanceller } from '../src/context/runCancellation.js';
 
 const systemText = (request: { config: { systemInstruction?: { parts?: { text?: string }[] } } }) =>
   request.config.systemInstruction?.parts?.map((p) => p.text).join('') ?? '';
@@ -132,5 +137,37 @@ describe('agent transfer', () => {
       for await (const e of runner.runAsync({ userId: 'u', sessionId: 's', newMessage: createUserContent(message) }))
         texts.push(e.content!.parts![0]!.text!);
     expect(texts).toEqual(['a1', 'b1', 'a2', 'b2']);
+  });
+
+  it("a transferred agent's events stop at the parent's flow once the run is cancelled, and its stream is closed (#24)", async () => {
+    // Driven without the runner (which drops events after a cancel too), so the flow's own check is what is tested.
+    const run = new RunCanceller();
+    let closed = false;
+    class Talker extends BaseAgent {
+      protected async *runImpl(context: InvocationContext) {
+        try {
+          yield createEvent({ invocationId: context.invocationId, author: this.name, content: { role: 'model', parts: [{ text: 'first' }] } });
+          run.abort(new Error('stop'));
+          yield createEvent({ invocationId: context.invocationId, author: this.name, content: { role: 'model', parts: [{ text: 'after the cancel' }] } });
+        } finally {
+          closed = true;
+        }
+      }
+    }
+    const root = new LlmAgent({
+      name: 'root',
+      model: new ScriptedModel([functionCallResponse([{ name: 'transfer_to_agent', args: { agent_name: 'talker' } }])]),
+      subAgents: [new Talker({ name: 'talker' })],
+    });
+    const sessionService = new InMemorySessionService();
+    const session = await sessionService.createSession({ appName: 'app', userId: 'u' });
+    const context = new InvocationContext({ invocationId: 'e-1', agent: root, session, sessionService, signal: run });
+    const texts: string[] = [];
+    for await (const event of root.runAsync(context)) {
+      const part = event.content?.parts?.[0];
+      texts.push(part?.text ?? part?.functionCall?.name ?? part?.functionResponse?.name ?? '?');
+    }
+    expect(texts).toEqual(['transfer_to_agent', 'transfer_to_agent', 'first']);
+    expect(closed).toBe(true);
   });
 });
