@@ -38,6 +38,20 @@ describe('buildContents', () => {
     ]);
   });
 
+  it('FL-1 #7: an event asking two confirmations among other parts shows only the other parts, in order; the replies stay out', () => {
+    const ask = (id: string) => ({ functionCall: { id, name: 'adk_request_confirmation', args: {} } });
+    const reply = (id: string) => ({ functionResponse: { id, name: 'adk_request_confirmation', response: { confirmed: true } } });
+    const events = [
+      ev('user', [{ text: 'go' }]),
+      ev('a', [{ text: 'before' }, ask('adk-1'), { text: 'between' }, ask('adk-2'), { text: 'after' }], { longRunningToolIds: ['adk-1', 'adk-2'] }),
+      ev('user', [reply('adk-1'), reply('adk-2')]),
+    ];
+    expect(buildContents(events, 'a')).toEqual([
+      { role: 'user', parts: [{ text: 'go' }] },
+      { role: 'model', parts: [{ text: 'before' }, { text: 'between' }, { text: 'after' }] },
+    ]);
+  });
+
   it("another agent's turns become user context; thoughts are dropped", () => {
     const events = [
       ev('other', [{ text: 'hidden', thought: true }, { text: 'I found 3 flights' }, { functionCall: { name: 'book', args: { n: 1 } } }]),

@@ -165,6 +165,18 @@ class History {
     private readonly base?: History,
   ) {}
 
+  /** The event's parts this history shows: the event's own list when none is hidden (no copy, #24). */
+  private shownParts(parts: readonly Part[], event: Event): readonly Part[] {
+    for (let i = 0; i < parts.length; i++) {
+      if (!this.hides(parts[i]!, event)) continue;
+      // Each part is asked once, in order, as hiding one may hide a later one.
+      const shown = parts.slice(0, i);
+      for (let j = i + 1; j < parts.length; j++) if (!this.hides(parts[j]!, event)) shown.push(parts[j]!);
+      return shown;
+    }
+    return parts;
+  }
+
   add(event: Event): void {
     // A task's events are its own: the parent never sees them, the task sees nothing else (#27).
     if (taskScopeOf(event.branch) !== taskScopeOf(this.branch)) return;
@@ -180,7 +192,7 @@ class History {
     }
     if (event.partial || !event.content?.parts?.length) return;
     if (this.branch !== undefined && event.branch !== undefined && !isAncestorBranch(event.branch, this.branch)) return;
-    const parts = event.content.parts.filter((part) => !this.hides(part, event));
+    const parts = this.shownParts(event.content.parts, event);
     if (parts.length === 0) return;
 
     if (event.author !== 'user' && event.author !== agentName) {

@@ -38,13 +38,14 @@ export async function buildRequest(
     request.config.responseJsonSchema = agent.compiledOutputSchema.check.jsonSchema;
   }
 
-  const readonly = new FlowContext(context);
+  // The contexts below are made only for what reads them: most steps have neither an instruction
+  // provider nor a request processor (#24).
   const instructions: string[] = [];
-  if (typeof agent.instruction === 'function') instructions.push(await agent.instruction(readonly));
-  else if (agent.instruction)
-    instructions.push(
-      await injectSessionState(agent.instruction, readonly.state, (name) => readonly.loadArtifact(name)),
-    );
+  if (typeof agent.instruction === 'function') instructions.push(await agent.instruction(new FlowContext(context)));
+  else if (agent.instruction) {
+    const readonly = new FlowContext(context);
+    instructions.push(await injectSessionState(agent.instruction, readonly.state, (name) => readonly.loadArtifact(name)));
+  }
   instructions.push(
     `You are an agent. Your internal name is "${agent.name}".` +
       (agent.description ? ` The description about you is "${agent.description}".` : ''),
@@ -69,7 +70,7 @@ export async function buildRequest(
   if (structured) registerTool(request, structured);
   if (transfer) registerTool(request, transfer.tool);
 
-  const processing = new FlowContext(context, { actions });
+  let processing: FlowContext | undefined;
   // Whether a processor ran after the head: one may have moved or replaced the head's declarations.
   let processed = false;
   for (let i = head.count; i < resolved.tools.length; i++) {
@@ -82,7 +83,7 @@ export async function buildRequest(
     if (isRequestProcessor(tool)) {
       processed = true;
       // Most tools register synchronously: only a promise is waited for (#24).
-      const pending = tool.processRequest(processing, request);
+      const pending = tool.processRequest((processing ??= new FlowContext(context, { actions })), request);
       if (pending) await pending;
     }
     else if (isStreamingTool(tool) || isRunnableTool(tool)) packTool(request, tool);
@@ -91,7 +92,7 @@ export async function buildRequest(
     if (!isRequestProcessor(toolset)) continue;
     processed = true;
     try {
-      await toolset.processRequest(processing, request);
+      await toolset.processRequest((processing ??= new FlowContext(context, { actions })), request);
     } catch (error) {
       throw new Error(`process request by toolset "${toolset.name}": ${errorMessage(error)}`, { cause: error });
     }
