@@ -168,4 +168,60 @@ describe('cloneData/frozenCopy across the recursion limit', () => {
     expect(Object.isFrozen(plain)).toBe(false);
     expect(down(plain).items).not.toBe(down(nested(120)).items);
   });
+
+  describe('under a polluted Object.prototype', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    const clean = () => delete prototype.polluted;
+
+    it('copies own keys only, at every depth, in both the recursion and the walk, frozen or not', () => {
+      try {
+        prototype.polluted = 'inherited';
+        for (const copy of [cloneData, frozenCopy]) {
+          const value = { a: { b: [{ c: 1 }] }, empty: {} };
+          const copied = copy(value);
+          expect(Object.hasOwn(copied, 'polluted')).toBe(false);
+          expect(Object.hasOwn(copied.a, 'polluted')).toBe(false);
+          expect(Object.hasOwn(copied.a.b[0]!, 'polluted')).toBe(false);
+          expect(Object.hasOwn(copied.empty, 'polluted')).toBe(false);
+          const deep = copy(nested(120));
+          let level = deep;
+          for (let i = 0; i < 120; i++) {
+            const item = (level.items as Record<string, unknown>[])[0]!;
+            expect(Object.hasOwn(level, 'polluted') || Object.hasOwn(item, 'polluted') || Object.hasOwn(item.empty as object, 'polluted'), `level ${i}`).toBe(false);
+            level = down(level);
+          }
+          expect(level).toEqual({ leaf: true });
+          // Frozen copies still share the one empty object, deep in the walk too.
+          if (copy === frozenCopy) {
+            const shared = frozenCopy({ e: {} }).e;
+            let deepest = deep;
+            for (let i = 0; i < 119; i++) deepest = down(deepest);
+            expect((deepest.items as Record<string, unknown>[])[0]!.empty).toBe(shared);
+          }
+        }
+      } finally {
+        clean();
+      }
+      // Clean again: nothing is skipped any more.
+      expect(cloneData({ own: 1 })).toEqual({ own: 1 });
+    });
+
+    it('copies own keys only when a getter pollutes the prototype while the copy runs', () => {
+      try {
+        const value = {
+          get first() {
+            prototype.polluted = 'inherited';
+            return 1;
+          },
+          later: { x: 1 },
+        };
+        const copied = cloneData(value);
+        expect(Object.hasOwn(copied.later, 'polluted')).toBe(false);
+        expect(Object.keys(copied.later)).toEqual(['x']);
+      } finally {
+        clean();
+      }
+    });
+  });
 });
+

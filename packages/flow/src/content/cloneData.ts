@@ -25,7 +25,24 @@ export function frozenCopy<T>(value: T): T {
 
 function copyData<T>(value: T, freeze: boolean): T {
   if (typeof value !== 'object' || value === null) return copyPrimitive(value);
+  ownOnly = inheritsEnumerableKeys();
+  const copy = copyNested(value as object, freeze, 0) as T;
+  // A getter that polluted the prototype while the copy ran: copied again, own keys only.
+  if (ownOnly || !inheritsEnumerableKeys()) return copy;
+  ownOnly = true;
   return copyNested(value as object, freeze, 0) as T;
+}
+
+/**
+ * Whether the copy in progress must skip inherited keys: only when `Object.prototype` has
+ * enumerable keys (polluted), as only plain objects are walked by key. Asked once per copy,
+ * not once per key (#24).
+ */
+let ownOnly = false;
+
+function inheritsEnumerableKeys(): boolean {
+  for (const _key in Object.prototype) return true;
+  return false;
 }
 
 /** How deep `copyNested` recurses before the rest of a value is copied with a stack of its own. */
@@ -51,6 +68,8 @@ function copyNested(value: object, freeze: boolean, depth: number): unknown {
   const object: Record<string, unknown> = {};
   let empty = true;
   for (const key in value) {
+    // Own keys only: what a polluted Object.prototype carries is never copied in as data.
+    if (ownOnly && !Object.hasOwn(value, key)) continue;
     empty = false;
     const child = (value as Record<string, unknown>)[key];
     setOwnProperty(object, key, typeof child !== 'object' || child === null ? copyPrimitive(child) : copyNested(child, freeze, depth + 1));
@@ -78,6 +97,7 @@ function copyWalked(value: object, freeze: boolean): unknown {
     } else {
       const object = target as Record<string, unknown>;
       for (const key in source as Record<string, unknown>) {
+        if (ownOnly && !Object.hasOwn(source, key)) continue;
         const child = (source as Record<string, unknown>)[key];
         setOwnProperty(object, key, typeof child !== 'object' || child === null ? copyPrimitive(child) : emptyCopy(child, sources, targets));
       }
@@ -119,7 +139,7 @@ const EMPTY_ARRAY: readonly unknown[] = Object.freeze([]);
 function sharedEmptyCopy(value: object, sources: object[], targets: Target[]): unknown {
   if (Array.isArray(value)) return value.length === 0 ? EMPTY_ARRAY : queued(value, [], sources, targets);
   if (!isPlainObject(value)) return structuredClone(value);
-  for (const _key in value) return queued(value, {}, sources, targets);
+  for (const key in value) if (!ownOnly || Object.hasOwn(value, key)) return queued(value, {}, sources, targets);
   return EMPTY_OBJECT;
 }
 
