@@ -8,9 +8,9 @@
 // - the handler's own copy of its arguments;
 // - the run's cancellation: its canceller and the link of the one call (made per run);
 // - fresh random ids (the invocation, 4 events, the client call id);
-// and, not a guarantee but the shape of the API, the event stream: an empty pipeline of async
-// generators as deep as the flow's (runner → agent flow → step → model call / tool batch) passing
-// the same three events. The rest of the turn is what the flow does besides: tools resolved and
+// and, not a guarantee but the shape of the API, the event stream: an empty pipeline as deep as
+// the flow's (the runner's and the agent flow's async generators, the model call's and the tool
+// batch's iterators) passing the same three events. The rest of the turn is what the flow does besides: tools resolved and
 // declared, the request built from the history, callbacks and plugins looked for, the events made.
 import { functionTool } from '@adkit/function-tool';
 import Type from 'typebox';
@@ -52,36 +52,55 @@ async function turnEvents() {
   return JSON.parse(JSON.stringify(session.events));
 }
 
-// Async generators as deep as a turn's, passing its three events (the user's is saved, not
-// yielded). Defined once, at the top level: an async generator function defined inside a call is a
-// new closure with a prototype of its own each time, and costs microseconds more per call.
+// The event stream as deep as a turn's, passing its three events (the user's is saved, not
+// yielded): the model's own async generator, read by an iterator written by hand (as callModel
+// is), the tool batch's iterator (as executeFunctionCalls'), the agent flow's async generator (its
+// steps inside it) and the runner's. Defined once, at the top level: an async generator function
+// defined inside a call is a new closure with a prototype of its own each time, and costs
+// microseconds more per call.
 async function* model(event) {
   yield event;
 }
-async function* callModel(event) {
-  for await (const response of model(event)) yield response;
+const DONE = Object.freeze({ done: true, value: undefined });
+class ModelResponses {
+  constructor(event) {
+    this.stream = model(event);
+  }
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+  async next() {
+    return await this.stream.next();
+  }
+  async return() {
+    await this.stream.return();
+    return DONE;
+  }
 }
-async function* executeCalls(event) {
-  yield event;
-}
-async function* withCredentials(event) {
-  for await (const produced of executeCalls(event)) yield produced;
-}
-async function* step(first, second) {
-  for await (const event of callModel(first)) {
-    yield event;
-    if (second) for await (const produced of withCredentials(second)) yield produced;
+class CallBatch {
+  constructor(event) {
+    this.event = event;
+  }
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+  next() {
+    const event = this.event;
+    this.event = undefined;
+    return Promise.resolve(event ? { done: false, value: event } : DONE);
   }
 }
 async function* flow(events) {
-  yield* step(events[1], events[2]);
-  yield* step(events[3]);
-}
-async function* invocation(events) {
-  for await (const event of flow(events)) yield event;
+  for await (const event of new ModelResponses(events[1])) {
+    yield event;
+    for await (const produced of new CallBatch(events[2])) yield produced;
+    // The step ends after its calls, leaving the model's stream (as the flow does).
+    break;
+  }
+  for await (const event of new ModelResponses(events[3])) yield event;
 }
 async function* runAsync(events) {
-  yield* invocation(events);
+  for await (const event of flow(events)) yield event;
 }
 
 /** The last of the events the pipeline passes on. */
@@ -150,7 +169,7 @@ export async function run() {
     },
     {
       id: 'turnCosts.stream',
-      case: "for scale: an empty pipeline of async generators as deep as the flow's, passing the turn's 3 events",
+      case: "for scale: an empty event pipeline as deep as the flow's (runner and agent flow generators, model call and tool batch iterators), passing the turn's 3 events",
       ...stream,
       ratio: stream.ns / turn.ns,
       note: `${share(stream)}: the event stream's own cost, before any work`,
