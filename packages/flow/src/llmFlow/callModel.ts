@@ -56,44 +56,70 @@ class ModelCall implements AsyncIterableIterator<LlmResponse> {
     return this;
   }
 
-  async next(): Promise<IteratorResult<LlmResponse, undefined>> {
-    if (this.state === 'done') return DONE;
-    const { context, refusals } = this;
-    const plugins = context.plugins;
-    if (this.state === 'new') {
-      this.state = 'streaming';
-      const before = firstOfChains(pluginCallbacks(plugins, 'beforeModelCallback'), this.agent.beforeModelCallbacks, this.args);
-      const early = before && (await before);
-      if (early) return this.last(checkedCalls(early, refusals));
-      if (!context.countLlmCall())
-        return this.last({
-          errorCode: 'LLM_CALLS_LIMIT_EXCEEDED',
-          errorMessage: `The invocation reached its limit of ${context.runConfig.maxLlmCalls ?? 500} model calls; raise runConfig.maxLlmCalls if this is expected.`,
-        });
+  next(): Promise<IteratorResult<LlmResponse, undefined>> {
+    if (this.state === 'done') return Promise.resolve(DONE);
+    if (this.state === 'streaming') return this.read();
+    this.state = 'streaming';
+    // The before-model callbacks and the call limit run once, here and not in read(): the frame
+    // of every later call stays small (#24). A failure here rejects, as an async next() would.
+    try {
+      const before = firstOfChains(pluginCallbacks(this.context.plugins, 'beforeModelCallback'), this.agent.beforeModelCallbacks, this.args);
+      if (before) return this.afterBefore(before);
+      return this.limited() ?? this.read();
+    } catch (error) {
+      this.state = 'done';
+      return Promise.reject(error);
     }
+  }
+
+  private async afterBefore(before: Promise<LlmResponse | undefined>): Promise<IteratorResult<LlmResponse, undefined>> {
+    const early = await before;
+    if (early) return this.last(checkedCalls(early, this.refusals));
+    return this.limited() ?? this.read();
+  }
+
+  /** The call limit's error, when this call would pass it (counted otherwise). */
+  private limited(): Promise<IteratorResult<LlmResponse, undefined>> | undefined {
+    const { context } = this;
+    if (context.countLlmCall()) return undefined;
+    return Promise.resolve(
+      this.last({
+        errorCode: 'LLM_CALLS_LIMIT_EXCEEDED',
+        errorMessage: `The invocation reached its limit of ${context.runConfig.maxLlmCalls ?? 500} model calls; raise runConfig.maxLlmCalls if this is expected.`,
+      }),
+    );
+  }
+
+  /** The model's next response, past the after-model callbacks; a failure is the model's error. */
+  private async read(): Promise<IteratorResult<LlmResponse, undefined>> {
     let received = false;
     try {
-      this.stream ??= this.model.generateContent(this.request, modelCallOptions(context))[Symbol.asyncIterator]();
+      this.stream ??= this.model.generateContent(this.request, modelCallOptions(this.context))[Symbol.asyncIterator]();
       const raw = await this.stream.next();
       if (raw.done) {
         this.state = 'done';
         return DONE;
       }
       received = true;
-      if (context.aborted) return await this.close();
-      const response = checkedCalls(raw.value, refusals);
-      const after = firstOfChains(pluginCallbacks(plugins, 'afterModelCallback'), this.agent.afterModelCallbacks, () => ({ ...this.args(), response }));
-      const replaced = after && (await after);
-      return { done: false, value: replaced ? checkedCalls(replaced, refusals) : response };
+      if (this.context.aborted) return await this.close();
+      const response = checkedCalls(raw.value, this.refusals);
+      const after = firstOfChains(pluginCallbacks(this.context.plugins, 'afterModelCallback'), this.agent.afterModelCallbacks, () => ({ ...this.args(), response }));
+      if (!after) return { done: false, value: response };
+      const replaced = await after;
+      return { done: false, value: replaced ? checkedCalls(replaced, this.refusals) : response };
     } catch (error) {
-      // A callback that failed on a response leaves the stream unfinished: it is closed, as a
-      // loop over it would be; a stream that failed itself is over already.
-      if (received) await this.close().catch(() => {});
-      this.state = 'done';
-      if (context.aborted) return DONE;
-      const recovered = await firstResult(pluginCallbacks(plugins, 'onModelErrorCallback'), { ...this.args(), error });
-      return { done: false, value: recovered ?? { errorCode: 'MODEL_ERROR', errorMessage: `Model "${this.model.model}" failed: ${errorMessage(error)}` } };
+      return this.failed(error, received);
     }
+  }
+
+  private async failed(error: unknown, received: boolean): Promise<IteratorResult<LlmResponse, undefined>> {
+    // A callback that failed on a response leaves the stream unfinished: it is closed, as a loop
+    // over it would be; a stream that failed itself is over already.
+    if (received) await this.close().catch(() => {});
+    this.state = 'done';
+    if (this.context.aborted) return DONE;
+    const recovered = await firstResult(pluginCallbacks(this.context.plugins, 'onModelErrorCallback'), { ...this.args(), error });
+    return { done: false, value: recovered ?? { errorCode: 'MODEL_ERROR', errorMessage: `Model "${this.model.model}" failed: ${errorMessage(error)}` } };
   }
 
   /** Leaving early (the flow stopped reading, the run was cancelled) closes the model's stream. */
