@@ -4,6 +4,20 @@ import type { InvocationContext } from '../context/invocationContext.js';
 import type { LlmRequest } from '../model/llmRequest.js';
 import type { LlmResponse } from '../model/llmResponse.js';
 
+/** The response's fields an event takes as they are (one list for every event, #24). */
+const RESPONSE_FIELDS = [
+  'content',
+  'partial',
+  'turnComplete',
+  'finishReason',
+  'errorCode',
+  'errorMessage',
+  'usageMetadata',
+  'groundingMetadata',
+  'modelVersion',
+  'customMetadata',
+] as const;
+
 /** The event for one model response (FL-8). */
 export function modelEvent(
   context: InvocationContext,
@@ -14,18 +28,7 @@ export function modelEvent(
 ): Event {
   const event = createEvent({ id, invocationId: context.invocationId, author: context.agentName, actions });
   if (context.branch !== undefined) event.branch = context.branch;
-  for (const key of [
-    'content',
-    'partial',
-    'turnComplete',
-    'finishReason',
-    'errorCode',
-    'errorMessage',
-    'usageMetadata',
-    'groundingMetadata',
-    'modelVersion',
-    'customMetadata',
-  ] as const)
+  for (const key of RESPONSE_FIELDS)
     if (response[key] !== undefined) (event as unknown as Record<string, unknown>)[key] = response[key];
   // A forming call rides only on partial events, which are never saved.
   if (response.partial && response.toolCallDelta) event.toolCallDelta = response.toolCallDelta;
