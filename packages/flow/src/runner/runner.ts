@@ -167,12 +167,10 @@ export class Runner implements AsyncDisposable {
         // layer fewer (#24). `break invocation` ends it as a return would.
         invocation: {
           const cancellation = context.cancellation;
-          for (const plugin of this.plugins) {
-            const content = await this.pluginCall(context, plugin, 'beforeRunCallback', () => plugin.beforeRunCallback?.({ context }));
-            if (content) {
-              yield await this.save(context, createEvent({ invocationId: context.invocationId, author: 'model', content }));
-              break invocation;
-            }
+          const early = this.plugins.length > 0 ? await this.beforeRun(context) : undefined;
+          if (early) {
+            yield early;
+            break invocation;
           }
 
           // While a task is open the user talks with it (#27): the message joins the innermost task, and
@@ -203,18 +201,10 @@ export class Runner implements AsyncDisposable {
           try {
             for await (let event of events) {
               if (cancellation.aborted) break invocation;
-              for (const plugin of this.plugins) {
-                const replaced = await this.pluginCall(context, plugin, 'onEventCallback', () =>
-                  plugin.onEventCallback?.({ context, event }),
-                );
-                if (replaced) {
-                  // A resumed call's result stays one when a plugin replaces it (see `appendAfterConflict`).
-                  if (isResumedResult(event)) markResumedResult(replaced);
-                  event = replaced;
-                  break;
-                }
+              if (this.plugins.length > 0) {
+                event = await this.onEvent(context, event);
+                if (cancellation.aborted) break invocation;
               }
-              if (cancellation.aborted) break invocation;
               if (!event.partial) await this.save(context, event);
               if (cancellation.aborted) break invocation;
               yield event;
@@ -223,8 +213,7 @@ export class Runner implements AsyncDisposable {
             await events.return(undefined);
           }
           if (cancellation.aborted) break invocation;
-          for (const plugin of this.plugins)
-            await this.pluginCall(context, plugin, 'afterRunCallback', () => plugin.afterRunCallback?.({ context }));
+          if (this.plugins.length > 0) await this.afterRun(context);
           if (this.addSessionsToMemory && this.memoryService)
             await this.memoryService.addSessionToMemory(session).catch((error: unknown) =>
               this.logger.warn(`adkit: adding session "${session.id}" to memory failed: ${errorMessage(error)}`),
@@ -243,6 +232,36 @@ export class Runner implements AsyncDisposable {
       // Leaving early (break, return(), a throw) cancels whatever still runs.
       if (!finished) run.abort(new AdkitError('RUN_CANCELLED', 'The consumer stopped reading the run.'));
     }
+  }
+
+  // The plugin callbacks of a run, in methods of their own: the run's generator captures no
+  // variable for their closures, so its events stay in registers (no context made per event, #24).
+
+  /** The first `beforeRunCallback` content, saved as the run's only event; `undefined` to run on. */
+  private async beforeRun(context: InvocationContext): Promise<Event | undefined> {
+    for (const plugin of this.plugins) {
+      const content = await this.pluginCall(context, plugin, 'beforeRunCallback', () => plugin.beforeRunCallback?.({ context }));
+      if (content) return this.save(context, createEvent({ invocationId: context.invocationId, author: 'model', content }));
+    }
+    return undefined;
+  }
+
+  /** The event as the first plugin that replaces it gives it (`onEventCallback`), or as it is. */
+  private async onEvent(context: InvocationContext, event: Event): Promise<Event> {
+    for (const plugin of this.plugins) {
+      const replaced = await this.pluginCall(context, plugin, 'onEventCallback', () => plugin.onEventCallback?.({ context, event }));
+      if (replaced) {
+        // A resumed call's result stays one when a plugin replaces it (see `appendAfterConflict`).
+        if (isResumedResult(event)) markResumedResult(replaced);
+        return replaced;
+      }
+    }
+    return event;
+  }
+
+  private async afterRun(context: InvocationContext): Promise<void> {
+    for (const plugin of this.plugins)
+      await this.pluginCall(context, plugin, 'afterRunCallback', () => plugin.afterRunCallback?.({ context }));
   }
 
   /** Appends the event; when the store refuses it, saves and yields an error event instead and ends the run. */
