@@ -76,18 +76,17 @@ describe("the model's stream is closed when the flow stops reading it", () => {
 
   it('a stream that fails on its own is not closed again, and a later reply is never read from it', async () => {
     let returns = 0;
-    const model: Model = {
-      model: 'failing',
-      generateContent: () => ({
-        [Symbol.asyncIterator]: () => ({
-          next: () => Promise.reject(new Error('socket hang up')),
-          return: () => {
-            returns++;
-            return Promise.resolve({ done: true, value: undefined });
-          },
-        }),
+    // A stream written by hand (as an adapter may hand one), so that its return() calls are seen.
+    const stream = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => Promise.reject(new Error('socket hang up')),
+        return: () => {
+          returns++;
+          return Promise.resolve({ done: true, value: undefined });
+        },
       }),
     };
+    const model: Model = { model: 'failing', generateContent: () => stream as unknown as AsyncGenerator<LlmResponse> };
     const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model }), appName: 'test', autoCreateSession: true });
     const events: Event[] = [];
     for await (const event of runner.runAsync(message)) events.push(event);
