@@ -69,7 +69,9 @@ const DONE: IteratorResult<Event, undefined> = Object.freeze({ done: true, value
 
 /**
  * `executeFunctionCalls`' events, one `next()` each. Written by hand, not as an async generator: a
- * generator layer cost every step with calls about 2 KB and half a microsecond more (#24).
+ * generator layer cost every step with calls about 2 KB and half a microsecond more (#24). Read by
+ * one `for await` at a time, as the flow reads it: unlike a generator, it does not queue a second
+ * `next()` made before the first one settled.
  */
 class FunctionCallRun implements AsyncIterableIterator<Event> {
   private readonly progress: Event[] = [];
