@@ -73,7 +73,8 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
           resuming &&
           (yield* noted(context, ending, resumeCredentialCalls(context, async () => (await resolver.resolve(() => new FlowContext(context))).tools, callbacks, agent)));
         if (context.aborted || context.endInvocation) break step;
-        const resolved = await resolver.resolve(() => new FlowContext(context));
+        const resolving = resolver.resolve(() => new FlowContext(context));
+        const resolved = resolving instanceof Promise ? await resolving : resolving;
         if (context.aborted) break step;
         for (const problem of resolver.unreported(resolved.problems)) {
           yield ending.note(reportProblem(context, problem));

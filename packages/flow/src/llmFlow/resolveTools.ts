@@ -5,6 +5,8 @@ import { isRequestProcessor, isResumableTool, isRunnableTool, isStreamingTool, t
 import { quoted } from './quoted.js';
 import type { StepProblem } from './stepProblem.js';
 
+const NO_PROBLEMS: readonly StepProblem[] = Object.freeze([]);
+
 /** How long listing one toolset may take when the agent sets no `toolsetTimeoutMs`. */
 export const DEFAULT_TOOLSET_TIMEOUT_MS = 60_000;
 
@@ -25,6 +27,8 @@ export interface ResolvedTools {
  */
 export class ToolResolver {
   private resolved?: Promise<ResolvedTools>;
+  /** The run's tools once listed: later steps take them without a promise (#24). */
+  private listed?: ResolvedTools;
 
   /** `reserved` names the tools the flow adds itself (`transfer_to_agent`, `set_model_response`). */
   constructor(
@@ -34,14 +38,19 @@ export class ToolResolver {
 
   private readonly reported = new Set<string>();
 
-  /** The run's tools; `context` is made only on the first call, which lists them (#24). */
-  resolve(context: () => ReadonlyContext): Promise<ResolvedTools> {
-    this.resolved ??= this.load(context());
-    return this.resolved;
+  /**
+   * The run's tools; `context` is made only on the first call, which lists them (#24). A promise
+   * until they are listed, then the listing itself.
+   */
+  resolve(context: () => ReadonlyContext): ResolvedTools | Promise<ResolvedTools> {
+    if (this.listed) return this.listed;
+    return (this.resolved ??= this.load(context()).then((listed) => (this.listed = listed)));
   }
 
   /** The problems not yet reported this run: each is warned about and shown once, not every step. */
-  unreported(problems: readonly StepProblem[]): StepProblem[] {
+  unreported(problems: readonly StepProblem[]): readonly StepProblem[] {
+    // Most steps have none: no array is made for them (#24).
+    if (problems.length === 0) return NO_PROBLEMS;
     const fresh = problems.filter((problem) => !this.reported.has(problem.message));
     for (const problem of fresh) this.reported.add(problem.message);
     return fresh;
