@@ -172,6 +172,33 @@ describe('LlmAgent', () => {
     );
   });
 
+  it('FL-3/FL-4: a processor that answers later is waited for, in order, before the tools after it and the model (#24: a step waits only when one does)', async () => {
+    const slow = {
+      name: 'slow',
+      description: 'adds an instruction after a while',
+      async processRequest(_ctx: RequestContext, request: LlmRequest) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        appendInstructions(request, ['First.']);
+      },
+    };
+    const quick = {
+      name: 'quick',
+      description: 'adds an instruction at once',
+      // A JS processor may hand back any value: only a thenable is waited for.
+      processRequest: (_ctx: RequestContext, request: LlmRequest) => (appendInstructions(request, ['Second.']), true) as unknown as void,
+    };
+    const toolset = { name: 'ts', tools: async () => [], processRequest: async (_ctx: RequestContext, request: LlmRequest) => appendInstructions(request, ['Third.']) };
+    const model = new ScriptedModel([textResponse('ok')]);
+    await runOnce(new LlmAgent({ name: 'a', model, tools: [slow, quick], toolsets: [toolset] }), 'go');
+    expect(systemText(model.requests[0]!)).toBe('You are an agent. Your internal name is "a".\n\nFirst.\n\nSecond.\n\nThird.');
+
+    const failing = { name: 'failing', description: 'fails later', processRequest: () => new Promise<void>((_, reject) => setTimeout(() => reject(new Error('index unavailable')), 5)) };
+    const refused = new ScriptedModel([textResponse('never')]);
+    const { events } = await runOnce(new LlmAgent({ name: 'b', model: refused, tools: [failing, quick] }), 'go');
+    expect(events.map((event) => [event.errorCode, event.errorMessage])).toEqual([['REQUEST_ERROR', 'index unavailable']]);
+    expect(refused.requests).toHaveLength(0);
+  });
+
   it('FL-4: a toolset processor error is wrapped with the toolset name', async () => {
     const toolset = {
       name: 'skills',

@@ -87,7 +87,8 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
         }
         if (context.aborted || context.endInvocation || paused) break step;
         const selected = selectStepTools(resolved, selectors, context);
-        await buildRequest(agent, context, request, selected instanceof Promise ? await selected : selected, handoff, actions, problems);
+        const building = buildRequest(agent, context, request, selected instanceof Promise ? await selected : selected, handoff, actions, problems);
+        if (building) await building;
       } catch (error) {
         if (!context.aborted) yield ending.note(errorEvent(context, 'REQUEST_ERROR', errorMessage(error)));
         break step;
