@@ -206,6 +206,27 @@ describe('cloneData/frozenCopy across the recursion limit', () => {
       expect(cloneData({ own: 1 })).toEqual({ own: 1 });
     });
 
+    it('copies own keys only when a getter starts a copy of its own on a clean prototype, then pollutes it again', () => {
+      try {
+        prototype.polluted = 'inherited';
+        const value = {
+          get first() {
+            clean();
+            cloneData({ inner: 1 });
+            prototype.polluted = 'inherited';
+            return 1;
+          },
+          later: { x: 1 },
+        };
+        for (const copy of [cloneData, frozenCopy]) {
+          const copied = copy(value);
+          expect(Object.keys(copied.later)).toEqual(['x']);
+        }
+      } finally {
+        clean();
+      }
+    });
+
     it('copies own keys only when a getter pollutes the prototype while the copy runs', () => {
       try {
         const value = {

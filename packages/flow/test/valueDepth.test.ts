@@ -94,4 +94,21 @@ describe('exceedsDepth', () => {
     expect(exceedsDepth({ a: 1 }, 2)).toBe(false);
     expect(exceedsDepth([{ a: 1 }], 2)).toBe(false);
   });
+
+  it('keeps its bound on work when a getter it reads runs a check of its own', () => {
+    let reads = 0;
+    const leaf = {
+      get probe() {
+        reads++;
+        // A check inside the check must not reset the outer one's count of visited objects.
+        return exceedsDepth({ inner: { deeper: {} } }) ? 1 : 0;
+      },
+    };
+    // 2^20 paths to the leaf: without the bound its getter would be read a million times.
+    let wide: unknown = leaf;
+    for (let i = 0; i < 20; i++) wide = { left: wide, right: wide };
+    expect(exceedsDepth(wide)).toBe(false);
+    expect(reads).toBeLessThan(1_000);
+    expect(exceedsDepth(wide, 20)).toBe(true);
+  });
 });

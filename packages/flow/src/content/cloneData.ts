@@ -25,12 +25,18 @@ export function frozenCopy<T>(value: T): T {
 
 function copyData<T>(value: T, freeze: boolean): T {
   if (typeof value !== 'object' || value === null) return copyPrimitive(value);
-  ownOnly = inheritsEnumerableKeys();
-  const copy = copyNested(value as object, freeze, 0) as T;
-  // A getter that polluted the prototype while the copy ran: copied again, own keys only.
-  if (ownOnly || !inheritsEnumerableKeys()) return copy;
-  ownOnly = true;
-  return copyNested(value as object, freeze, 0) as T;
+  // Kept and put back: a getter read by this copy may start a copy of its own.
+  const outer = ownOnly;
+  try {
+    ownOnly = inheritsEnumerableKeys();
+    const copy = copyNested(value as object, freeze, 0) as T;
+    // A getter that polluted the prototype while the copy ran: copied again, own keys only.
+    if (ownOnly || !inheritsEnumerableKeys()) return copy;
+    ownOnly = true;
+    return copyNested(value as object, freeze, 0) as T;
+  } finally {
+    ownOnly = outer;
+  }
 }
 
 /**

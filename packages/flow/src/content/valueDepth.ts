@@ -13,8 +13,15 @@ export const MAX_VALUE_DEPTH = 100;
  */
 export function exceedsDepth(value: unknown, max = MAX_VALUE_DEPTH): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  visits = 0;
-  const shallow = shallowDepth(value, 1, max);
+  // Kept and put back: a getter read by this check may start a check of its own.
+  const outer = visits;
+  let shallow: number;
+  try {
+    visits = 0;
+    shallow = shallowDepth(value, 1, max);
+  } finally {
+    visits = outer;
+  }
   return shallow === UNDECIDED ? walkExceeds(value, max) : shallow === EXCEEDS;
 }
 
