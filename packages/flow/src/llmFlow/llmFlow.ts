@@ -115,12 +115,14 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
           }
           if (context.aborted) return;
           yield ending.note(event);
-          if (response.partial || getFunctionCalls(event).length === 0) continue;
+          if (response.partial) continue;
+          const calls = getFunctionCalls(event);
+          if (calls.length === 0) continue;
 
           let responses: Event | undefined;
           const executed = executeFunctionCalls({
             invocation: context,
-            calls: getFunctionCalls(event),
+            calls,
             tools: request.tools,
             callbacks,
             maxConcurrency: agent.maxToolConcurrency,
