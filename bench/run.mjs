@@ -1,6 +1,6 @@
-// `pnpm bench`: runs every bench/*.bench.mjs in name order, checks the claims of issue #18 against
-// their rows (claims.mjs), profiles adkit where it misses a goal (cpuProfile.mjs), prints the
-// table, writes bench/RESULTS.md and updates the root README's quote of its claims table.
+// `pnpm bench`: runs every bench/*.bench.mjs in name order, each in a process of its own
+// (benchChild.mjs), checks the claims of issue #18 against their rows (claims.mjs), profiles adkit
+// where it misses a goal (cpuProfile.mjs), prints the table, writes bench/RESULTS.md and updates the root README's quote of its claims table.
 //
 //   node --expose-gc run.mjs [filter] [--out <file>] [--json <file>] [--note <text>]
 //
@@ -14,6 +14,7 @@ import { evaluateClaims } from './claims.mjs';
 import { profileWorkload } from './cpuProfile.mjs';
 import { smoke } from './measure.mjs';
 import { consoleReport, machine, markdownReport, withSpeedQuote } from './report.mjs';
+import { runInChild } from './runInChild.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const args = process.argv.slice(2);
@@ -46,15 +47,15 @@ for (const file of files) {
   const bench = file.replace('.bench.mjs', '');
   process.stdout.write(`running ${file} …\n`);
   const start = performance.now();
-  try {
-    const module = await import(pathToFileURL(here + file).href);
-    const benchRows = (await module.run()).map((row) => ({ bench, ...row }));
-    results.set(bench, { rows: benchRows, module });
-    rows.push(...benchRows);
-  } catch (error) {
-    process.stdout.write(`  ${file} failed: ${error.stack ?? error}\n`);
+  const { rows: benchRows, profiles, error } = runInChild(here + file);
+  if (error) {
+    process.stdout.write(`  ${file} failed: ${error.stack}\n`);
     results.set(bench, { error });
     failures.push({ bench, error });
+  } else {
+    const named = benchRows.map((row) => ({ bench, ...row }));
+    results.set(bench, { rows: named, profiles });
+    rows.push(...named);
   }
   durations.push({ bench, seconds: (performance.now() - start) / 1e3 });
 }
@@ -67,9 +68,9 @@ for (const claim of claims.filter((c) => c.status === 'missed' && c.profile)) {
   const key = `${file}#${workload}`;
   if (!profiled.has(key)) {
     process.stdout.write(`profiling ${key} (missed: ${claim.measure}) …\n`);
-    const module = results.get(file.replace('.bench.mjs', ''))?.module;
-    const own = typeof module?.profiles?.[workload] === 'function';
-    if (!own && module?.profiles) {
+    const profiles = results.get(file.replace('.bench.mjs', ''))?.profiles;
+    const own = profiles?.includes(workload) ?? false;
+    if (!own && profiles) {
       // The bench has workloads, but none for this case: its whole run would profile other cases.
       profiled.set(key, { note: `No profile: bench/${file} exports no workload for this case (\`profiles[${JSON.stringify(workload)}]\`).` });
       claim.profileNote = profiled.get(key).note;
