@@ -288,6 +288,43 @@ describe('buildContents', () => {
       expect(mismatches).toEqual([]);
     });
 
+    it('a long history (its kept contents copied with the step\'s own in one go, #24) gives what a fresh build gives', () => {
+      const mismatches: string[] = [];
+      let longest = 0;
+      for (let seed = 1; seed <= 3; seed++) {
+        const plain = randomHistory(seed, 1_600);
+        const frozen = plain.map(frozenCopy);
+        // Step after step through the length where the kept contents pass 512.
+        for (let length = 700; length <= plain.length; length += 37)
+          for (const tail of [0, 1, 4, 12]) {
+            const mixed = [...frozen.slice(0, length - tail), ...plain.slice(length - tail, length)];
+            for (const branch of [undefined, 'p']) {
+              const got = buildContents(mixed, 'a', branch);
+              longest = Math.max(longest, got.length);
+              if (JSON.stringify(got) !== JSON.stringify(buildContents(plain.slice(0, length), 'a', branch)))
+                mismatches.push(`seed ${seed}, ${length} events, tail ${tail}, branch ${branch}`);
+            }
+          }
+      }
+      expect(mismatches).toEqual([]);
+      expect(longest).toBeGreaterThan(600);
+    });
+
+    it('an event of the kept prefix replaced in place, in the same array, at any position, is seen at the next build', () => {
+      // 23 kept events: the prefix is compared four at a time, then the rest one by one.
+      const events = Array.from({ length: 23 }, (_, i) => frozenCopy(ev('user', [{ text: `e${i}` }])));
+      const texts = () => buildContents(events, 'a').map((content) => content.parts![0]!.text);
+      const original = events.map((event) => event.content!.parts![0]!.text);
+      expect(texts()).toEqual(original);
+      for (let i = 0; i < events.length; i++) {
+        const kept = events[i]!;
+        events[i] = frozenCopy(ev('user', [{ text: `changed ${i}` }]));
+        expect(texts(), `event ${i} replaced`).toEqual(original.map((text, j) => (j === i ? `changed ${i}` : text)));
+        events[i] = kept;
+        expect(texts(), `event ${i} put back`).toEqual(original);
+      }
+    });
+
     it('keeps one history per agent and branch over the same frozen events: each gives what a fresh build gives', () => {
       const plain = [
         ev('user', [{ text: 'root' }]),
