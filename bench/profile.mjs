@@ -2,8 +2,9 @@
 //   node profile.mjs <bench file> <workload> <ms> <out.cpuprofile>
 // runs the bench's `profiles[workload](ms)` under V8's CPU profiler (what `node --cpu-prof`
 // records), after a warm-up of a fifth as long unless the workload is marked `once` (a cold start
-// must not be warmed). With an empty workload it profiles the bench's whole `run()`, stopped after
-// <ms>. The profile covers the workload only, not the imports before it.
+// must not be warmed). A workload with a `prepare()` is not called itself: prepare(), before the
+// profiler starts, warms up and sets up, and resolves to the function that is profiled. With an
+// empty workload it profiles the bench's whole `run()`, stopped after <ms>. The profile covers the workload only, not the imports before it.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { pathToFileURL } from 'node:url';
@@ -23,9 +24,10 @@ async function finish() {
 
 if (workload) {
   const operation = bench.profiles[workload];
-  if (!operation.once) await operation(Number(ms) / 5);
+  const timed = operation.prepare ? await operation.prepare() : operation;
+  if (!operation.once && !operation.prepare) await operation(Number(ms) / 5);
   await session.post('Profiler.start');
-  await operation(Number(ms));
+  await timed(Number(ms));
 } else {
   setTimeout(finish, Number(ms)).unref();
   await session.post('Profiler.start');

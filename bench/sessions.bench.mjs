@@ -7,8 +7,8 @@
 // is the framework's own work: loading the session, building the history, appending.
 //
 // Sessions are filled through each service's own appendEvent with the events of earlier turns
-// (user text, model call, function response, model text), then measured for a few rounds of one
-// turn per session; the median round counts. Postgres runs when ADKIT_TEST_PG_URL is set or the
+// (user text, model call, function response, model text), then measured for 15 rounds of one
+// turn per session, every size in each round; the median round counts. Postgres runs when ADKIT_TEST_PG_URL is set or the
 // Postgres binaries are found (a throwaway cluster is started; see packages/session-postgres).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,9 @@ import { loadPeer } from './peer.mjs';
 export const title = 'sessions: one function-call turn as the session grows, adkit vs @google/adk';
 
 const SIZES = counts([10, 100, 1_000, 5_000], [10, 40]);
-const ROUNDS = counts(5, 1);
+// Rounds of a 5,000-event size are 3 turns long: a median of 15 of them, not 5, keeps one
+// collector pause from moving the result.
+const ROUNDS = counts(15, 1);
 const WARMUP_TURNS = counts(200, 4);
 /** Sessions per size: one turn each per round. Fewer for big sessions (filling them takes time). */
 const sessionsFor = (size) => counts(size >= 5_000 ? 3 : size >= 1_000 ? 6 : 20, 2);
@@ -68,7 +70,7 @@ async function turn(store, sessionId) {
 }
 
 /**
- * Times one turn per session for ROUNDS rounds at each size, for one store
+ * Times one turn per session for ROUNDS rounds, every size in each round, for one store
  * (`{name, runner, newMessage, fill(sessionId, size), close?}`). Resolves to `[{size, ns, samples}]`.
  */
 async function growth(store) {
@@ -77,22 +79,28 @@ async function growth(store) {
     if (i % 20 === 0) await store.fill(sessionId, 0);
     await turn(store, sessionId);
   }
-  const results = [];
+  // Every size is filled first, then each round times every size in turn: all sizes see the same
+  // compiled code and the same heap. Timed size by size, the first (10 events) ran on code still
+  // warming up and took twice as long as the next (100).
+  const sessionsOf = new Map();
   for (const size of SIZES) {
     const ids = [];
     for (let s = 0; s < sessionsFor(size); s++) {
       ids.push(`s-${size}-${s}`);
       await store.fill(ids.at(-1), size);
     }
-    const samples = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    sessionsOf.set(size, ids);
+  }
+  const samples = new Map(SIZES.map((size) => [size, []]));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const size of SIZES) {
+      const ids = sessionsOf.get(size);
       betweenRounds();
       const start = process.hrtime.bigint();
       for (const id of ids) await turn(store, id);
-      samples.push(Number(process.hrtime.bigint() - start) / ids.length);
+      samples.get(size).push(Number(process.hrtime.bigint() - start) / ids.length);
     }
-    results.push({ size, ns: median(samples), samples });
-  }
+  const results = SIZES.map((size) => ({ size, ns: median(samples.get(size)), samples: samples.get(size) }));
   await store.close?.();
   return results;
 }
@@ -246,24 +254,49 @@ export async function run() {
   }
 }
 
-/** Workloads for CPU profiles (cpuProfile.mjs): turns on a 5,000-event session, per store. */
+/** Workloads for CPU profiles (cpuProfile.mjs): turns on sessions of about 5,000 events, per store. */
 export const profiles = {
-  [LABELS.memory]: (ms) => profileTurns(adkitStore('adkit in-memory', new InMemorySessionService()), ms),
-  [LABELS.sqlite]: async (ms) => {
+  [LABELS.memory]: profiledTurns(() => adkitStore('adkit in-memory', new InMemorySessionService())),
+  [LABELS.sqlite]: profiledTurns(() => {
     const dir = mkdtempSync(join(tmpdir(), 'adkit-bench-sessions-'));
     const service = new SqliteSessionService({ path: join(dir, 'sessions.db') });
-    try {
-      await profileTurns(adkitStore('adkit sqlite', service), ms);
-    } finally {
+    return adkitStore('adkit sqlite', service, async () => {
       await service.close();
       rmSync(dir, { recursive: true, force: true });
-    }
-  },
+    });
+  }),
 };
 
-async function profileTurns(store, ms) {
-  const sessionId = `profile-${Math.random()}`;
-  await store.fill(sessionId, 5_000);
-  const end = performance.now() + ms;
-  while (performance.now() < end) await turn(store, sessionId);
+/** Sessions a profile's turns go round, and the most turns each takes (4 events a turn). */
+const PROFILED_SESSIONS = counts(20, 2);
+const TURNS_PER_PROFILED_SESSION = counts(150, 2);
+
+/**
+ * A profile workload of turns on sessions of 5,000 events. Its `prepare()` (profile.mjs calls it
+ * before the profiler starts) warms the store up, fills the sessions and runs the first turn of
+ * each, and resolves to the timed
+ * part: turns round the sessions, each taking at most TURNS_PER_PROFILED_SESSION, so the profile is
+ * of sessions of about that size and not of one that grew for the whole profile (3 s of turns on
+ * one session took it past 100,000 events) nor of the filling.
+ */
+function profiledTurns(makeStore) {
+  const workload = async (ms) => (await workload.prepare())(ms);
+  workload.prepare = async () => {
+    const store = makeStore();
+    await store.fill('profile-warm-up', 5_000);
+    for (let i = 0; i < TURNS_PER_PROFILED_SESSION; i++) await turn(store, 'profile-warm-up');
+    const ids = [];
+    for (let s = 0; s < PROFILED_SESSIONS; s++) {
+      ids.push(`profile-${s}`);
+      await store.fill(ids.at(-1), 5_000);
+      // The first turn builds the whole history; the timed rounds of the bench are the later ones.
+      await turn(store, ids.at(-1));
+    }
+    return async (ms) => {
+      const end = performance.now() + ms;
+      for (let i = 0; i < ids.length * TURNS_PER_PROFILED_SESSION && performance.now() < end; i++) await turn(store, ids[i % ids.length]);
+      await store.close?.();
+    };
+  };
+  return workload;
 }
