@@ -96,6 +96,7 @@ export function markdownReport({ rows, claims, info, loadAfter, failures, durati
     const shown = new Map();
     for (const c of missed) {
       out.push('', `### ${c.measure}`, '');
+      if (c.guarantees) out.push(`**What the guarantees cost.** ${c.guarantees}`, '');
       if (c.profileSummary && shown.has(c.profileSummary)) out.push(`The same workload and profile as for "${shown.get(c.profileSummary)}" above.`);
       else if (c.profileSummary) {
         shown.set(c.profileSummary, c.measure);

@@ -10,13 +10,16 @@
 // - fresh random ids (the invocation, 4 events, the client call id);
 // and, not a guarantee but the shape of the API, the event stream: an empty pipeline as deep as
 // the flow's (the runner's and the agent flow's async generators, the model call's and the tool
-// batch's iterators) passing the same three events. The rest of the turn is what the flow does besides: tools resolved and
-// declared, the request built from the history, callbacks and plugins looked for, the events made.
+// batch's iterators) passing the same three events. The rest of the turn is what the flow does
+// besides: tools resolved and declared, the request built from the history, callbacks and plugins
+// looked for, the events made. @google/adk's turn runs in the same rounds (when the peer is
+// installed), so that the turn without its guarded work is set against the peer's of this run:
+// whether the 6× goal of peerAdk.bench.mjs is missed on a guarantee or on the flow's own work.
 import { functionTool } from '@adkit/function-tool';
 import Type from 'typebox';
 import { alternate, counts } from './measure.mjs';
-import { adkitRunner } from './peerAdk.bench.mjs';
-import { runTurn, userMessage } from './peer.mjs';
+import { addTools, adkitRunner, peerRunner } from './peerAdk.bench.mjs';
+import { loadPeer, runTurn, userMessage, versus } from './peer.mjs';
 // Internal: the flow's own pieces, as the turn runs them (the same module instances, via dist).
 import { eventForStorage } from '../packages/flow/dist/sessions/sessionState.js';
 import { exceedsDepth, MAX_VALUE_DEPTH } from '../packages/flow/dist/content/valueDepth.js';
@@ -29,7 +32,8 @@ export const title = 'runner turn: what its guarantees cost, piece by piece';
 
 const WARMUP = counts(3_000, 2);
 const ROUNDS = counts(7, 2);
-const TURNS_PER_ROUND = counts(300, 2);
+// As in peerAdk.bench.mjs: a round of 1,500 turns carries its share of the collector's work.
+const TURNS_PER_ROUND = counts(1_500, 2);
 const CALLS = [{ name: 'add', args: { a: 2, b: 3 } }];
 const execute = async ({ a, b }) => ({ sum: a + b });
 /** Each piece runs this many times per timed call (alone it is far shorter than a turn); its time is per run. */
@@ -110,10 +114,26 @@ async function pipeline(events) {
   return last;
 }
 
+/** @google/adk's turn over fresh sessions, as in peerAdk.bench.mjs; undefined when the peer is not installed. */
+async function peerTurns() {
+  let peer;
+  try {
+    peer = loadPeer();
+  } catch (error) {
+    if (error.code === 'PEER_NOT_INSTALLED') return undefined;
+    throw error;
+  }
+  const [adk, { z }] = await Promise.all([peer.adk, peer.zod]);
+  const runner = peerRunner(adk, [addTools(adk, z).peer], CALLS);
+  for (let i = 0; i < WARMUP + ROUNDS * TURNS_PER_ROUND; i++) await runner.sessionService.createSession({ appName: 'bench', userId: 'u', sessionId: `s${i}` });
+  return Object.assign((i) => runTurn(runner, `s${i}`, userMessage), { version: peer.version });
+}
+
 export async function run() {
   const runner = adkitRunner([functionTool({ name: 'add', description: 'Adds two numbers.', parameters: Type.Object({ a: Type.Number(), b: Type.Number() }), execute })], CALLS);
   for (let i = 0; i < WARMUP + ROUNDS * TURNS_PER_ROUND; i++)
     await runner.sessionService.createSession({ appName: 'bench', userId: 'u', sessionId: `s${i}` });
+  const peerTurn = await peerTurns();
   const events = await turnEvents();
   const [user, call] = [events[0], events[1]];
   const args = call.content.parts[0].functionCall.args;
@@ -145,21 +165,22 @@ export async function run() {
       async () => {
         sink += (await pipeline(events)).timestamp;
       },
+      ...(peerTurn ? [peerTurn] : []),
     ],
     { warmup: WARMUP, rounds: ROUNDS, minMs: 0, batch: TURNS_PER_ROUND },
   );
   if (sink === 0) throw new Error('unreachable');
   const [store, depth, argsCopy, cancellation, ids] = timed.slice(0, 5).map(perRun);
-  const stream = timed[5];
+  const [stream, peer] = timed.slice(5);
   const share = (part) => `${((100 * part.ns) / turn.ns).toFixed(1)}% of the turn`;
   const guarded = store.ns + depth.ns + argsCopy.ns + cancellation.ns + ids.ns;
   return [
     { id: 'turnCosts.turn', case: 'the whole turn (as in peerAdk: model call, tool, model answer)', ...turn },
-    { case: 'store isolation: the 4 stored events copied and frozen (eventForStorage)', ...store, ratio: store.ns / turn.ns, note: share(store) },
-    { case: 'depth checks: message, state delta, call arguments, the state the call wrote', ...depth, ratio: depth.ns / turn.ns, note: share(depth) },
-    { case: "the handler's own copy of its arguments (cloneData)", ...argsCopy, ratio: argsCopy.ns / turn.ns, note: share(argsCopy) },
-    { case: "the run's cancellation: its canceller and the call's link (made and released)", ...cancellation, ratio: cancellation.ns / turn.ns, note: share(cancellation) },
-    { case: 'fresh random ids: the invocation, 4 events, the client call id', ...ids, ratio: ids.ns / turn.ns, note: share(ids) },
+    { id: 'turnCosts.piece.store', case: 'store isolation: the 4 stored events copied and frozen (eventForStorage)', ...store, ratio: store.ns / turn.ns, note: share(store) },
+    { id: 'turnCosts.piece.depth', case: 'depth checks: message, state delta, call arguments, the state the call wrote', ...depth, ratio: depth.ns / turn.ns, note: share(depth) },
+    { id: 'turnCosts.piece.argsCopy', case: "the handler's own copy of its arguments (cloneData)", ...argsCopy, ratio: argsCopy.ns / turn.ns, note: share(argsCopy) },
+    { id: 'turnCosts.piece.cancellation', case: "the run's cancellation: its canceller and the call's link (made and released)", ...cancellation, ratio: cancellation.ns / turn.ns, note: share(cancellation) },
+    { id: 'turnCosts.piece.ids', case: 'fresh random ids: the invocation, 4 events, the client call id', ...ids, ratio: ids.ns / turn.ns, note: share(ids) },
     {
       id: 'turnCosts.guarded',
       case: 'all of the guarded work above, summed',
@@ -167,6 +188,18 @@ export async function run() {
       ratio: guarded / turn.ns,
       note: `${share({ ns: guarded })}; the turn without it: ${((turn.ns - guarded) / 1000).toFixed(2)} µs`,
     },
+    ...(peer
+      ? [
+          { id: 'turnCosts.peer', case: `@google/adk ${peerTurn.version}: the same turn, in the same rounds`, ...peer, ratio: peer.ns / turn.ns, note: versus(turn.ns, peer.ns) },
+          {
+            id: 'turnCosts.unguarded',
+            case: 'the turn without the guarded work above, against that @google/adk turn',
+            ns: turn.ns - guarded,
+            ratio: (turn.ns - guarded) / turn.ns,
+            note: `${(peer.ns / (turn.ns - guarded)).toFixed(2)}× faster than @google/adk's turn (with it: ${(peer.ns / turn.ns).toFixed(2)}×)`,
+          },
+        ]
+      : []),
     {
       id: 'turnCosts.stream',
       case: "for scale: an empty event pipeline as deep as the flow's (runner and agent flow generators, model call and tool batch iterators), passing the turn's 3 events",

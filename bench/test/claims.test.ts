@@ -1,0 +1,57 @@
+// claims.mjs: the runner turn's claim says what the turn's guarantees cost (turnCosts.bench.mjs)
+// and whether the 6× goal would be met without them (#24). Synthetic rows, so that both outcomes
+// and the missing cases are tried: no turnCosts bench, a turnCosts run without the peer.
+import { describe, expect, it } from 'vitest';
+import { evaluateClaims } from '../claims.mjs';
+
+const us = (n: number) => ({ ns: n * 1000, samples: [n * 1000] });
+
+function results({ turnCosts = true, peerInTurnCosts = true, unguarded = 20 } = {}) {
+  const map = new Map<string, { rows: object[] }>();
+  map.set('peerAdk', {
+    rows: [
+      { bench: 'peerAdk', id: 'turn.adkit', case: 'adkit turn', ...us(30) },
+      { bench: 'peerAdk', id: 'turn.peer', case: 'peer turn', ...us(120) },
+    ],
+  });
+  if (turnCosts)
+    map.set('turnCosts', {
+      rows: [
+        { bench: 'turnCosts', id: 'turnCosts.turn', case: 'the whole turn', ...us(30) },
+        { bench: 'turnCosts', id: 'turnCosts.piece.store', case: 'store isolation: copied and frozen', ...us(8), ratio: 8 / 30 },
+        { bench: 'turnCosts', id: 'turnCosts.piece.ids', case: 'fresh random ids: the ids', ...us(30 - unguarded - 8), ratio: 0.01 },
+        { bench: 'turnCosts', id: 'turnCosts.guarded', case: 'summed', ns: (30 - unguarded) * 1000, ratio: 0.3 },
+        ...(peerInTurnCosts
+          ? [
+              { bench: 'turnCosts', id: 'turnCosts.peer', case: 'peer', ...us(150) },
+              { bench: 'turnCosts', id: 'turnCosts.unguarded', case: 'without', ns: unguarded * 1000, ratio: unguarded / 30 },
+            ]
+          : []),
+      ],
+    });
+  return map;
+}
+
+const turnClaim = (map: ReturnType<typeof results>) =>
+  evaluateClaims(map).find((claim: { measure: string }) => claim.measure.startsWith('one function call through a whole runner turn'));
+
+describe('the runner turn claim', () => {
+  it('is missed at 4× and says the guarantees are what stands in the way when the turn without them is 6× faster', () => {
+    const claim = turnClaim(results({ unguarded: 20 }));
+    expect(claim.status).toBe('missed');
+    expect(claim.guarantees).toContain('store isolation 8.00 µs (26.7%)');
+    expect(claim.guarantees).toContain('Without it the turn would take 20.00 µs, 7.50× faster');
+    expect(claim.guarantees).toContain('the 6× goal is missed on these guarantees');
+  });
+
+  it("says the flow's own work stands in the way when the turn without its guarantees is still short of 6×", () => {
+    const claim = turnClaim(results({ unguarded: 26 }));
+    expect(claim.guarantees).toContain('5.77× faster');
+    expect(claim.guarantees).toContain("missed on the flow's own work as well");
+  });
+
+  it('says nothing of the guarantees when turnCosts did not run, or ran without the peer', () => {
+    expect(turnClaim(results({ turnCosts: false })).guarantees).toBeUndefined();
+    expect(turnClaim(results({ peerInTurnCosts: false })).guarantees).toBeUndefined();
+  });
+});
