@@ -55,3 +55,38 @@ describe('the runner turn claim', () => {
     expect(turnClaim(results({ peerInTurnCosts: false })).guarantees).toBeUndefined();
   });
 });
+
+describe('the validated call claims', () => {
+  const ns = (n: number) => ({ ns: n, samples: [n] });
+  const calls = (floor: number, peer = 1000) =>
+    evaluateClaims(
+      new Map([
+        [
+          'functionTool',
+          {
+            rows: [
+              { bench: 'functionTool', id: 'toolCall.adkit', case: 'adkit', ...ns(260) },
+              { bench: 'functionTool', id: 'toolCall.peer', case: 'peer', ...ns(peer) },
+              { bench: 'functionTool', id: 'toolCall.bare', case: 'bare', ...ns(140) },
+              { bench: 'functionTool', id: 'toolCall.floor', case: 'floor', ...ns(floor) },
+            ],
+          },
+        ],
+      ]),
+    ).filter((claim: { measure: string }) => claim.measure.startsWith('validated 5-field'));
+
+  it('say the guarantees alone exceed the bound when the floor does', () => {
+    const [peer, bare] = calls(230);
+    expect(peer.status).toBe('missed');
+    expect(peer.guarantees).toContain("took 230.0 ns in the same rounds; the goal allows 250.0 ns (a quarter of @google/adk's call)");
+    expect(peer.guarantees).toContain('That leaves 20.0 ns for the rest of the call');
+    expect(bare.guarantees).toContain('the goal allows 210.0 ns (1.5× the bare call)');
+    expect(bare.guarantees).toContain('Those guarantees alone exceed it, so the goal cannot be met while they run.');
+  });
+
+  it('say the call itself is what is over when the floor is well within', () => {
+    const [peer, bare] = calls(180, 1200);
+    expect(peer.status).toBe('met');
+    expect(bare.guarantees).toContain('That leaves 30.0 ns for the rest of the call');
+  });
+});
