@@ -17,6 +17,34 @@ describe('cloneData', () => {
     expect('u' in copy).toBe(true);
   });
 
+  it('copies arrays as plain arrays of their length: a subclass, holes, index getters and extra keys, frozen or not (#24)', () => {
+    class Parts extends Array<unknown> {}
+    const subclass = Parts.from([1, { t: 'x' }]);
+    const holey: unknown[] = [1, , { h: true }]; // eslint-disable-line no-sparse-arrays
+    let reads = 0;
+    const withGetter = [0, 0];
+    Object.defineProperty(withGetter, 1, { get: () => ++reads, enumerable: true });
+    const extra = Object.assign([1, 2], { note: 'not an index' });
+    for (const copy of [cloneData, frozenCopy]) {
+      reads = 0;
+      const copied = copy({ subclass, holey, withGetter, extra });
+      expect(Object.getPrototypeOf(copied.subclass)).toBe(Array.prototype);
+      expect([...copied.subclass]).toEqual([1, { t: 'x' }]);
+      expect(copied.subclass[1]).not.toBe(subclass[1]);
+      expect(copied.holey).toHaveLength(3);
+      expect(Object.hasOwn(copied.holey, 1)).toBe(true);
+      expect(copied.holey[1]).toBeUndefined();
+      expect(copied.holey[2]).toEqual({ h: true });
+      expect(copied.holey[2]).not.toBe(holey[2]);
+      expect(reads).toBe(1);
+      expect(Object.getOwnPropertyDescriptor(copied.withGetter, 1)).toMatchObject({ value: 1, writable: copy === cloneData });
+      expect(Object.keys(copied.extra)).toEqual(['0', '1']);
+      if (copy === frozenCopy) for (const array of Object.values(copied)) expect(Object.isFrozen(array)).toBe(true);
+      expect(() => copy([1, () => 2])).toThrow();
+      expect(() => copy([Symbol('s')])).toThrow();
+    }
+  });
+
   it('refuses what cannot be copied, like structuredClone', () => {
     expect(() => cloneData({ f: () => 1 })).toThrow();
     expect(() => cloneData({ s: Symbol('x') })).toThrow();

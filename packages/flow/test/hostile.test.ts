@@ -289,6 +289,26 @@ describe('values the store cannot hold never throw out of runAsync (#9 point 8)'
     expect(stored.events.map((e) => e.errorCode ?? e.author)).toEqual(['user', 'a', 'STORE_ERROR']);
   });
 
+  it("the user's message refused by the store, with a rejection or a throw at once, ends the run with a saved STORE_ERROR event; the model is never called", async () => {
+    for (const refuse of ['reject', 'throw'] as const) {
+      const model = new ScriptedModel([textResponse('never')]);
+      const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model }), autoCreateSession: true });
+      const append = runner.sessionService.appendEvent.bind(runner.sessionService);
+      (runner.sessionService as { appendEvent: unknown }).appendEvent = (session: Session, event: Event) => {
+        if (event.author !== 'user') return append(session, event);
+        if (refuse === 'throw') throw new Error('read-only replica');
+        return Promise.reject(new Error('read-only replica'));
+      };
+      const events = await collect(runner, 'go');
+      expect(events.map((e) => e.errorCode ?? e.author), refuse).toEqual(['STORE_ERROR']);
+      expect(events[0]!.author).toBe('a');
+      expect(events[0]!.errorMessage).toBe('The session store refused an event from "user": read-only replica');
+      expect(model.requests, refuse).toHaveLength(0);
+      const stored = (await runner.sessionService.getSession({ appName: runner.appName, userId: 'u', sessionId: 's' }))!;
+      expect(stored.events.map((e) => e.errorCode ?? e.author), refuse).toEqual(['STORE_ERROR']);
+    }
+  });
+
   it('a plugin onEventCallback that throws ends the run with a saved PLUGIN_ERROR event', async () => {
     const plugin: Plugin = {
       name: 'flaky',

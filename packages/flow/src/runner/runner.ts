@@ -192,7 +192,11 @@ export class Runner implements AsyncDisposable {
               content: context.userContent!,
               actions: { stateDelta: { ...request.stateDelta } },
             });
-            await this.save(context, userEvent);
+            try {
+              await this.sessionService.appendEvent(session, userEvent);
+            } catch (error) {
+              await this.saveFailed(context, userEvent, error);
+            }
           }
           if (cancellation.aborted) break invocation;
 
@@ -205,7 +209,12 @@ export class Runner implements AsyncDisposable {
                 event = await this.onEvent(context, event);
                 if (cancellation.aborted) break invocation;
               }
-              if (!event.partial) await this.save(context, event);
+              if (!event.partial)
+                try {
+                  await this.sessionService.appendEvent(session, event);
+                } catch (error) {
+                  await this.saveFailed(context, event, error);
+                }
               if (cancellation.aborted) break invocation;
               yield event;
             }
@@ -264,10 +273,13 @@ export class Runner implements AsyncDisposable {
       await this.pluginCall(context, plugin, 'afterRunCallback', () => plugin.afterRunCallback?.({ context }));
   }
 
-  /** Appends the event; when the store refuses it, saves and yields an error event instead and ends the run. */
+  /**
+   * Appends the event; when the store refuses it, saves and yields an error event instead and ends
+   * the run. For a plugin's early answer: the run's own events are awaited in place, in runAsync,
+   * with `saveFailed` on a refusal (no promise and no closures of their own per event, #24).
+   */
   private save(context: InvocationContext, event: Event): Promise<Event> {
-    // Chained, not awaited: a stored event costs the run no promise of its own (#24). A store that
-    // throws instead of rejecting is handled the same way.
+    // A store that throws instead of rejecting is handled the same way.
     try {
       return Promise.resolve(this.sessionService.appendEvent(context.session, event)).then(
         () => event,
