@@ -64,7 +64,7 @@ function copyNested(value: object, freeze: boolean, depth: number): unknown {
   if (Array.isArray(value)) {
     if (freeze && value.length === 0) return EMPTY_ARRAY;
     // A plain array is sliced, then each element put in place: the copy has the length it needs.
-    // Filled by push from [], a one-part list kept room for 16 (#24: a quarter of the memory a
+    // Filled by push from [], a one-part list kept room for 16 (#24: a fifth of the memory a
     // stored turn keeps). Any other array (a subclass, whose slice would make one of its own) is
     // copied element by element into a plain one.
     const plain = Object.getPrototypeOf(value) === Array.prototype;
