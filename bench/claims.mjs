@@ -86,7 +86,7 @@ function turnGuarantees(results, times) {
  */
 function callGuarantees(floor, bound) {
   return (
-    `The least any validated call with result rules can cost, a TypeBox check of the same schema (FT-4: the arguments checked, unknown keys refused), the handler and one promise reaction for its result (FT-5: the result turned into the response), took ${formatDuration(floor.ns)} in the same rounds; the goal allows ${formatDuration(bound.ns)} (${bound.name}). ` +
+    `The least any validated call with result rules can cost, the strict TypeBox check the tool makes first (FT-4: the arguments checked, unknown keys refused so that none reaches the handler), the handler and one promise reaction for its result (FT-5: the result turned into the response), took ${formatDuration(floor.ns)} in the same rounds; the goal allows ${formatDuration(bound.ns)} (${bound.name}). ` +
     (floor.ns > bound.ns
       ? 'Those guarantees alone exceed it, so the goal cannot be met while they run.'
       : `That leaves ${formatDuration(bound.ns - floor.ns)} for the rest of the call (the confirmation gate, the auth step, the response parts): the goal is missed on that work, not on the guarantees alone.`)
