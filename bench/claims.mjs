@@ -118,7 +118,7 @@ export const claims = [
         line({
           measure: 'validated 5-field function-tool call, vs a bare handler call',
           adkit: time(adkit),
-          anchor: `bare handler: ${time(bare)}` + (floor ? `; check + handler + one reaction: ${time(floor)} (${(floor.ns / bare.ns).toFixed(2)}×)` : ''),
+          anchor: `bare handler: ${time(bare)}` + (floor ? `; strict check + handler + one reaction: ${time(floor)} (${(floor.ns / bare.ns).toFixed(2)}×)` : ''),
           ratio: `${(adkit.ns / bare.ns).toFixed(2)}× the bare call`,
           // #24 tightened #18's ≤ 2×.
           goal: '≤ 1.5× a bare call',

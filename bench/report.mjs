@@ -68,15 +68,17 @@ const cell = (text) => String(text ?? '').replaceAll('|', '\\|');
 /** bench/RESULTS.md. */
 export function markdownReport({ rows, claims, info, loadAfter, failures, durations, smoke, note }) {
   const cores = info.cores;
-  const busiest = Math.max(info.load[0], loadAfter[0]);
+  // Only the load before the run says whether other work was going on: the load at its end is
+  // mostly the bench's own (each bench in a process of its own, four at once in sessionsThroughput).
+  const before = info.load[0];
   const out = [
     '# adkit benchmark results',
     '',
     'Written by `pnpm bench` (bench/run.mjs); do not edit by hand. The root README quotes the claims below.',
     '',
     `Measured ${info.date.slice(0, 10)} on ${info.cpu} × ${cores} cores, ${info.memory} RAM, ${info.os}, Node ${info.node}; adkit at commit ${info.commit || 'unknown'}${info.dirty ? ' with uncommitted changes' : ''}. ` +
-      `Load average (1 min) at the start ${info.load[0].toFixed(2)}, at the end ${loadAfter[0].toFixed(2)}, on ${cores} cores.` +
-      (busiest > cores * 0.75
+      `Load average (1 min) at the start ${info.load[0].toFixed(2)}, at the end ${loadAfter[0].toFixed(2)} (the bench's own processes included), on ${cores} cores.` +
+      (before > cores * 0.75
         ? ' **The machine was busy with other work during this run**, so absolute times are higher than on an idle machine and vary more; ratios are steadier, because each case runs in rounds that alternate with its anchor, so both see the same load.'
         : ''),
     '',
