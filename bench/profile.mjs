@@ -4,7 +4,8 @@
 // records), after a warm-up of a fifth as long unless the workload is marked `once` (a cold start
 // must not be warmed). A workload with a `prepare()` is not called itself: prepare(), before the
 // profiler starts, warms up and sets up, and resolves to the function that is profiled. With an
-// empty workload it profiles the bench's whole `run()`, stopped after <ms>. The profile covers the workload only, not the imports before it.
+// empty workload it profiles the bench's whole `run()`, stopped after <ms>. The profile covers the
+// workload only, not the imports before it.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { pathToFileURL } from 'node:url';

@@ -1,6 +1,7 @@
 // `pnpm bench`: runs every bench/*.bench.mjs in name order, each in a process of its own
 // (benchChild.mjs), checks the claims of issue #18 against their rows (claims.mjs), profiles adkit
-// where it misses a goal (cpuProfile.mjs), prints the table, writes bench/RESULTS.md and updates the root README's quote of its claims table.
+// where it misses a goal (cpuProfile.mjs), prints the table, writes bench/RESULTS.md and updates
+// the root README's quote of its claims table.
 //
 //   node --expose-gc run.mjs [filter] [--out <file>] [--json <file>] [--note <text>]
 //
@@ -9,7 +10,7 @@
 // RESULTS.md (what was going on while it ran, say). ADKIT_BENCH_SMOKE=1 makes a smoke
 // run (tiny counts, never installs the peer, writes only what --out and --json name).
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { evaluateClaims } from './claims.mjs';
 import { profileWorkload } from './cpuProfile.mjs';
 import { smoke } from './measure.mjs';

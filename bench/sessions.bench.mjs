@@ -274,10 +274,10 @@ const TURNS_PER_PROFILED_SESSION = counts(150, 2);
 /**
  * A profile workload of turns on sessions of 5,000 events. Its `prepare()` (profile.mjs calls it
  * before the profiler starts) warms the store up, fills the sessions and runs the first turn of
- * each, and resolves to the timed
- * part: turns round the sessions, each taking at most TURNS_PER_PROFILED_SESSION, so the profile is
- * of sessions of about that size and not of one that grew for the whole profile (3 s of turns on
- * one session took it past 100,000 events) nor of the filling.
+ * each, and resolves to the timed part: turns round the sessions, each taking at most
+ * TURNS_PER_PROFILED_SESSION, so the profile is of sessions of about that size and not of one that
+ * grew for the whole profile (3 s of turns on one session took it past 100,000 events) nor of the
+ * filling.
  */
 function profiledTurns(makeStore) {
   const workload = async (ms) => (await workload.prepare())(ms);

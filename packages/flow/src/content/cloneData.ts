@@ -67,14 +67,14 @@ function copyNested(value: object, freeze: boolean, depth: number): unknown {
     // Filled by push from [], a one-part list kept room for 16 (#24: a fifth of the memory a
     // stored turn keeps). Any other array (a subclass, whose slice would make one of its own) is
     // copied element by element into a plain one.
-    const plain = Object.getPrototypeOf(value) === Array.prototype;
-    const array: unknown[] = plain ? value.slice() : [];
-    for (let i = 0; i < value.length; i++) {
-      // A plain array's elements are read from the slice: a getter on an index is read once.
-      const child: unknown = plain ? array[i] : value[i];
-      const copy = typeof child !== 'object' || child === null ? copyPrimitive(child) : copyNested(child, freeze, depth + 1);
-      if (plain) array[i] = copy;
-      else array.push(copy);
+    let array: unknown[];
+    if (Object.getPrototypeOf(value) === Array.prototype) {
+      // Its elements are read from the slice: a getter on an index is read once.
+      array = value.slice();
+      for (let i = 0; i < array.length; i++) array[i] = copyChild(array[i], freeze, depth);
+    } else {
+      array = [];
+      for (let i = 0; i < value.length; i++) array.push(copyChild(value[i], freeze, depth));
     }
     return freeze ? Object.freeze(array) : array;
   }
@@ -90,6 +90,11 @@ function copyNested(value: object, freeze: boolean, depth: number): unknown {
   }
   if (!freeze) return object;
   return empty ? EMPTY_OBJECT : Object.freeze(object);
+}
+
+/** The copy of a child of an array at `depth`: a primitive as it is, an object one level deeper. */
+function copyChild(child: unknown, freeze: boolean, depth: number): unknown {
+  return typeof child !== 'object' || child === null ? copyPrimitive(child) : copyNested(child, freeze, depth + 1);
 }
 
 /** `copyData` for what lies deeper than `MAX_RECURSION`: a walk with its own stack. */

@@ -278,16 +278,14 @@ export class Runner implements AsyncDisposable {
    * the run. For a plugin's early answer: the run's own events are awaited in place, in runAsync,
    * with `saveFailed` on a refusal (no promise and no closures of their own per event, #24).
    */
-  private save(context: InvocationContext, event: Event): Promise<Event> {
+  private async save(context: InvocationContext, event: Event): Promise<Event> {
     // A store that throws instead of rejecting is handled the same way.
     try {
-      return Promise.resolve(this.sessionService.appendEvent(context.session, event)).then(
-        () => event,
-        (error: unknown) => this.saveFailed(context, event, error),
-      );
+      await this.sessionService.appendEvent(context.session, event);
     } catch (error) {
       return this.saveFailed(context, event, error);
     }
+    return event;
   }
 
   private async saveFailed(context: InvocationContext, event: Event, error: unknown): Promise<Event> {
