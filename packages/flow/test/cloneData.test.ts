@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneData, frozenCopy } from '../src/content/cloneData.js';
+import { cloneData, frozenCopy, frozenEventCopy } from '../src/content/cloneData.js';
 import { createEvent } from '../src/content/event.js';
 import { eventForStorage, withoutTempState } from '../src/sessions/sessionState.js';
 
@@ -121,6 +121,81 @@ describe('frozenCopy: empty objects and arrays (#24)', () => {
   });
 });
 
+// #24: what an in-memory store keeps of an event is laid out to be kept (a constructor-made top
+// object, one shared object for actions that carry nothing), and must be frozenCopy's value exactly.
+describe('frozenEventCopy', () => {
+  /** Whether every array and plain object in `value` is frozen. */
+  const deeplyFrozen = (value: unknown): boolean =>
+    typeof value !== 'object' || value === null || (Object.isFrozen(value) && Object.values(value).every(deeplyFrozen));
+
+  it("is frozenCopy's value: equal, the same key order at every level, a plain frozen object that shares nothing with the caller", () => {
+    const event = createEvent({
+      invocationId: 'i',
+      author: 'a',
+      branch: 'b',
+      content: { role: 'model', parts: [{ functionCall: { id: 'c', name: 'add', args: { a: [1, { deep: true }] } } }] },
+      usageMetadata: { totalTokenCount: 3 },
+    });
+    const stored = frozenEventCopy(event);
+    expect(stored).toEqual(frozenCopy(event));
+    expect(JSON.stringify(stored)).toBe(JSON.stringify(event));
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect(stored.constructor).toBe(Object);
+    expect(structuredClone(stored)).toEqual(event);
+    expect(deeplyFrozen(stored)).toBe(true);
+    expect(stored.content).not.toBe(event.content);
+    (event.content!.parts![0]!.functionCall!.args!.a as unknown[]).push(2);
+    expect(stored.content!.parts![0]!.functionCall!.args).toEqual({ a: [1, { deep: true }] });
+  });
+
+  it('gives every event whose actions carry nothing one frozen actions object; any other actions are copied as they are', () => {
+    const bare = () => frozenEventCopy(createEvent({ invocationId: 'i', author: 'a' })).actions;
+    expect(bare()).toBe(bare());
+    expect(Object.isFrozen(bare()) && Object.isFrozen(bare().stateDelta)).toBe(true);
+    expect(JSON.stringify(bare())).toBe('{"stateDelta":{},"artifactDelta":{}}');
+    const others: Record<string, unknown>[] = [
+      { stateDelta: { k: 1 }, artifactDelta: {} },
+      { stateDelta: {}, artifactDelta: { f: 1 } },
+      { stateDelta: {}, artifactDelta: {}, skipSummarization: true },
+      { stateDelta: {}, artifactDelta: {}, escalate: undefined },
+      { artifactDelta: {}, stateDelta: {} },
+      { stateDelta: {} },
+      {},
+      JSON.parse('{"stateDelta": {}, "artifactDelta": {}, "__proto__": {}}') as Record<string, unknown>,
+    ];
+    for (const actions of others) {
+      const event = { id: 'e', invocationId: 'i', author: 'a', timestamp: 1, actions };
+      const stored = frozenEventCopy(event).actions as unknown;
+      expect(stored, JSON.stringify(actions)).not.toBe(bare());
+      expect(stored).toEqual(frozenCopy(event).actions);
+      expect(Object.keys(stored as object)).toEqual(Object.keys(actions));
+      expect(Object.isFrozen(stored)).toBe(true);
+    }
+  });
+
+  it('reads each getter once, keeps __proto__ as data at the top, and copies what is no plain object as frozenCopy does', () => {
+    let reads = 0;
+    const event = {
+      id: 'e',
+      get content() {
+        reads++;
+        return { role: 'user', parts: [{ text: 'hi' }] };
+      },
+      actions: { stateDelta: {}, artifactDelta: {} },
+    };
+    expect(frozenEventCopy(event).content).toEqual({ role: 'user', parts: [{ text: 'hi' }] });
+    expect(reads).toBe(1);
+    const hostile = JSON.parse('{"__proto__": {"admin": true}, "id": "e", "actions": {"stateDelta": {}, "artifactDelta": {}}}') as Record<string, unknown>;
+    const stored = frozenEventCopy(hostile);
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect(Object.hasOwn(stored, '__proto__')).toBe(true);
+    expect((stored as { admin?: boolean }).admin).toBeUndefined();
+    for (const value of [[{ a: 1 }], new Date(5), new Map([[1, 2]]), 'text', 3, null])
+      expect(frozenEventCopy(value)).toEqual(frozenCopy(value));
+    expect(() => frozenEventCopy({ id: 'e', handler: () => 1 })).toThrow(/could not be cloned/);
+  });
+});
+
 describe('eventForStorage (TC-13)', () => {
   it('drops temp: keys and freezes the copy; the caller keeps its event and its temp values', () => {
     const handle = () => 'not storable';
@@ -204,7 +279,7 @@ describe('cloneData/frozenCopy across the recursion limit', () => {
     it('copies own keys only, at every depth, in both the recursion and the walk, frozen or not', () => {
       try {
         prototype.polluted = 'inherited';
-        for (const copy of [cloneData, frozenCopy]) {
+        for (const copy of [cloneData, frozenCopy, frozenEventCopy]) {
           const value = { a: { b: [{ c: 1 }] }, empty: {} };
           const copied = copy(value);
           expect(Object.hasOwn(copied, 'polluted')).toBe(false);
@@ -220,7 +295,7 @@ describe('cloneData/frozenCopy across the recursion limit', () => {
           }
           expect(level).toEqual({ leaf: true });
           // Frozen copies still share the one empty object, deep in the walk too.
-          if (copy === frozenCopy) {
+          if (copy !== cloneData) {
             const shared = frozenCopy({ e: {} }).e;
             let deepest = deep;
             for (let i = 0; i < 119; i++) deepest = down(deepest);
@@ -246,7 +321,7 @@ describe('cloneData/frozenCopy across the recursion limit', () => {
           },
           later: { x: 1 },
         };
-        for (const copy of [cloneData, frozenCopy]) {
+        for (const copy of [cloneData, frozenCopy, frozenEventCopy]) {
           const copied = copy(value);
           expect(Object.keys(copied.later)).toEqual(['x']);
         }

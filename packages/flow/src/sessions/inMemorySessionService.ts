@@ -1,4 +1,4 @@
-import { cloneData, frozenCopy } from '../content/cloneData.js';
+import { cloneData, frozenEventCopy } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
 import { hasOwnKeys, setOwnProperty } from '../content/ownProperty.js';
@@ -86,7 +86,7 @@ export class InMemorySessionService implements SessionService {
       );
     checkSessionVersion(session, stored.version);
     const withoutTemp = withoutTempState(event);
-    const forStorage = frozenCopy(withoutTemp);
+    const forStorage = frozenEventCopy(withoutTemp);
     // Most events change no state: no scopes to split or look up (#24).
     if (hasOwnKeys(forStorage.actions.stateDelta)) {
       const scoped = splitStateDelta(forStorage.actions.stateDelta);

@@ -1,6 +1,6 @@
-import { frozenCopy } from '../content/cloneData.js';
+import { frozenEventCopy } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
-import { copyOwn, setOwnProperty } from '../content/ownProperty.js';
+import { setOwnProperty } from '../content/ownProperty.js';
 import type { Session } from './session.js';
 import { STATE_PREFIX } from './state.js';
 
@@ -24,10 +24,19 @@ export function splitStateDelta(delta: Record<string, unknown> | undefined): Sco
 
 /** Merges stored scopes back into one state object, app and user keys with their prefixes. */
 export function mergeScopedState(scoped: ScopedStateDelta): Record<string, unknown> {
-  const state = copyOwn(scoped.session);
-  for (const [key, value] of Object.entries(scoped.app)) setOwnProperty(state, STATE_PREFIX.app + key, value);
-  for (const [key, value] of Object.entries(scoped.user)) setOwnProperty(state, STATE_PREFIX.user + key, value);
+  const state: Record<string, unknown> = {};
+  assignPrefixed(state, '', scoped.session);
+  assignPrefixed(state, STATE_PREFIX.app, scoped.app);
+  assignPrefixed(state, STATE_PREFIX.user, scoped.user);
   return state;
+}
+
+/**
+ * `target[prefix + key] = value` for each own key of `source`, `__proto__` kept as data. A walk,
+ * not `Object.entries`: every session read and every event applied pays none of its arrays (#24).
+ */
+function assignPrefixed(target: Record<string, unknown>, prefix: string, source: Record<string, unknown>): void {
+  for (const key in source) if (Object.hasOwn(source, key)) setOwnProperty(target, prefix === '' ? key : prefix + key, source[key]);
 }
 
 /**
@@ -56,7 +65,7 @@ export function withoutTempState(event: Event): Event {
  * afterwards.
  */
 export function eventForStorage(event: Event): Event {
-  return frozenCopy(withoutTempState(event));
+  return frozenEventCopy(withoutTempState(event));
 }
 
 /**
@@ -65,7 +74,7 @@ export function eventForStorage(event: Event): Event {
  * update time and, when given, the session's new stored `version`.
  */
 export function applyEventToSession(session: Session, event: Event, version?: number, listed: Event = event): void {
-  for (const [key, value] of Object.entries(event.actions.stateDelta)) setOwnProperty(session.state, key, value);
+  assignPrefixed(session.state, '', event.actions.stateDelta);
   session.events.push(listed);
   session.lastUpdateTime = event.timestamp;
   if (version !== undefined) session.version = version;
