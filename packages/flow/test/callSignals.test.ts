@@ -132,6 +132,25 @@ describe('a call signal made only when read (#24)', () => {
     }
   });
 
+  it('until: waits in progress at once are all rejected by the cancel, in any order of settling; a settled one keeps its value', async () => {
+    // The first wait is kept apart from the others (#24): every combination must still be cancelled.
+    for (const settledFirst of [0, 1, 2]) {
+      const run = new AbortController();
+      const call = callSignal(cancellationOfSignal(run.signal), undefined);
+      const settles: ((value: string) => void)[] = [];
+      const waits = [0, 1, 2].map((i) => call.until(new Promise<string>((resolve) => (settles[i] = resolve)), `t${i}`));
+      settles[settledFirst]!('done');
+      await expect(waits[settledFirst]).resolves.toBe('done');
+      // A wait that starts after the settled one took its slot is cancelled too.
+      const later = call.until(new Promise<string>(() => {}), 'later');
+      run.abort(new Error('stop'));
+      for (const [i, wait] of [...waits, later].entries())
+        if (i !== settledFirst) await expect(wait, `wait ${i} (settled first: ${settledFirst})`).rejects.toMatchObject({ name: 'RunAbortedError' });
+      for (const settle of settles) settle('too late');
+      call.release();
+    }
+  });
+
   it('until: a plain value or a settled promise passes through; a rejection stays the tool\'s own', async () => {
     const run = new AbortController();
     const call = callSignal(cancellationOfSignal(run.signal), undefined);

@@ -94,4 +94,44 @@ describe("the model's stream is closed when the flow stops reading it", () => {
     expect(events[0]).toMatchObject({ errorCode: 'MODEL_ERROR', errorMessage: 'Model "failing" failed: socket hang up' });
     expect(returns).toBe(0);
   });
+
+  it('after a step whose calls ran, the stream is closed; a return() that throws or rejects ends the run with FLOW_ERROR, the response kept', async () => {
+    for (const failure of ['throws', 'rejects', 'none'] as const) {
+      let returns = 0;
+      let replies = 0;
+      const stream = () => {
+        const first = replies++ === 0;
+        let sent = false;
+        return {
+          [Symbol.asyncIterator]: () => ({
+            next: () => {
+              if (sent) return Promise.resolve({ done: true, value: undefined });
+              sent = true;
+              const part = first ? { functionCall: { id: 'c1', name: 'add', args: {} } } : { text: 'done' };
+              return Promise.resolve({ done: false, value: { content: { role: 'model', parts: [part] } } });
+            },
+            return: () => {
+              returns++;
+              if (failure === 'throws') throw new Error('close threw');
+              if (failure === 'rejects') return Promise.reject(new Error('close rejected'));
+              return Promise.resolve({ done: true, value: undefined });
+            },
+          }),
+        };
+      };
+      const model: Model = { model: 'hand-written', generateContent: () => stream() as unknown as AsyncGenerator<LlmResponse> };
+      const add = { name: 'add', description: 'adds', declaration: () => ({ name: 'add', description: 'adds' }), run: () => ({ sum: 1 }) };
+      const runner = new InMemoryRunner({ agent: new LlmAgent({ name: 'a', model, tools: [add] }), appName: 'test', autoCreateSession: true });
+      const events: Event[] = [];
+      for await (const event of runner.runAsync(message)) events.push(event);
+      expect(returns, failure).toBe(1);
+      expect(events[1]?.content?.parts?.[0]?.functionResponse?.response, failure).toEqual({ sum: 1 });
+      if (failure === 'none') expect(events.at(-1)?.content?.parts?.[0]?.text).toBe('done');
+      else
+        expect(events.at(-1), failure).toMatchObject({
+          errorCode: 'FLOW_ERROR',
+          errorMessage: failure === 'throws' ? 'close threw' : 'close rejected',
+        });
+    }
+  });
 });

@@ -143,11 +143,11 @@ class History {
   /** The events this history covers, when it is a kept one. */
   readonly prefix: Event[] = [];
   private readonly entries: Entry[] = [];
-  private readonly callEntry = new Map<string, Entry>();
+  // Every collection is made when first needed: a history is built per model call, and one
+  // without calls needs none of them (#24).
+  private callEntry?: Map<string, Entry>;
   /** Calls answered in place (by a response or the pending placeholder). */
-  private readonly answered = new Set<string>();
-  // The collections below are made when first needed: most histories need none of them, and a
-  // history is built per model call (#24).
+  private answered?: Set<string>;
   /**
    * Calls whose first response only asked for confirmation (or was the client's answer to a call
    * that then resumed): the next response takes its place, so the model sees the call's real
@@ -232,7 +232,7 @@ class History {
       if (slot) this.setClientSlot(id, undefined);
       if (!answered) {
         this.setResponses(owner, [...(this.responsesOf(owner) ?? []), part]);
-        this.answered.add(id);
+        (this.answered ??= new Set()).add(id);
         continue;
       }
       if (awaited && owner === this.last() && this.replaceInPlace(owner, part)) continue;
@@ -319,7 +319,7 @@ class History {
         const answer = byId.get(id);
         if (answer) return [answer];
         if (this.isAnswered(id!)) return []; // answered inside its own turn
-        this.answered.add(id!);
+        (this.answered ??= new Set()).add(id!);
         return [{ functionResponse: { id, name, response: { ...PENDING_RESPONSE } } }];
       });
       const placed = new Set(ordered);
@@ -334,9 +334,9 @@ class History {
       else if (part.functionResponse?.id) (answeredInside ??= new Set()).add(part.functionResponse.id);
     }
     for (const id of entry.calls?.keys() ?? []) {
-      this.callEntry.set(id, entry);
+      (this.callEntry ??= new Map()).set(id, entry);
       // Answered inside its own turn (a server-side tool): that answer is the one.
-      if (answeredInside?.has(id)) this.answered.add(id);
+      if (answeredInside?.has(id)) (this.answered ??= new Set()).add(id);
     }
   }
 
@@ -346,11 +346,11 @@ class History {
   }
 
   private ownerOf(id: string): Entry | undefined {
-    return this.callEntry.get(id) ?? this.base?.callEntry.get(id);
+    return this.callEntry?.get(id) ?? this.base?.callEntry?.get(id);
   }
 
   private isAnswered(id: string): boolean {
-    return this.answered.has(id) || this.base?.answered.has(id) === true;
+    return this.answered?.has(id) === true || this.base?.answered?.has(id) === true;
   }
 
   /**

@@ -18,7 +18,7 @@ import { modelCallOptions } from './modelCallOptions.js';
 /**
  * Calls the model between the model callbacks, plugins first (FL-5, FL-13). Every function call
  * that comes out has an id (FL-7), whether the model or a callback made it; calls that must not
- * run (a reserved name, arguments nested too deep) get their reason in `refusals`.
+ * run (a reserved name, arguments nested too deep) get their reason in the call's `refusals`.
  */
 export function callModel(
   agent: LlmAgent,
@@ -26,18 +26,25 @@ export function callModel(
   model: Model,
   request: LlmRequest,
   actions: EventActions,
-  refusals: Map<string, string>,
-): AsyncIterableIterator<LlmResponse> {
-  return new ModelCall(agent, context, model, request, actions, refusals);
+): ModelResponses {
+  return new ModelCall(agent, context, model, request, actions);
+}
+
+/** A model call's responses, and the calls in them that must not run. */
+export interface ModelResponses extends AsyncIterableIterator<LlmResponse> {
+  /** Call id → why it must not run; undefined while no call was refused (most steps, #24). */
+  readonly refusals: ReadonlyMap<string, string> | undefined;
 }
 
 const DONE: IteratorResult<LlmResponse, undefined> = Object.freeze({ done: true, value: undefined });
+const done = (): IteratorResult<LlmResponse, undefined> => DONE;
 
 /**
  * `callModel`'s responses, one `next()` each. Written by hand, not as an async generator: a
  * generator layer cost every step about 2 KB and half a microsecond more (#24).
  */
-class ModelCall implements AsyncIterableIterator<LlmResponse> {
+class ModelCall implements ModelResponses {
+  refusals: Map<string, string> | undefined = undefined;
   private state: 'new' | 'streaming' | 'done' = 'new';
   private stream?: AsyncIterator<LlmResponse>;
   // Built only for a callback: a run with none makes no context for them (#24).
@@ -49,7 +56,6 @@ class ModelCall implements AsyncIterableIterator<LlmResponse> {
     private readonly model: Model,
     private readonly request: LlmRequest,
     private readonly actions: EventActions,
-    private readonly refusals: Map<string, string>,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -74,7 +80,7 @@ class ModelCall implements AsyncIterableIterator<LlmResponse> {
 
   private async afterBefore(before: Promise<LlmResponse | undefined>): Promise<IteratorResult<LlmResponse, undefined>> {
     const early = await before;
-    if (early) return this.last(checkedCalls(early, this.refusals));
+    if (early) return this.last(checkedCalls(early, this));
     return this.limited() ?? this.read();
   }
 
@@ -102,11 +108,11 @@ class ModelCall implements AsyncIterableIterator<LlmResponse> {
       }
       received = true;
       if (this.context.aborted) return await this.close();
-      const response = checkedCalls(raw.value, this.refusals);
+      const response = checkedCalls(raw.value, this);
       const after = firstOfChains(pluginCallbacks(this.context.plugins, 'afterModelCallback'), this.agent.afterModelCallbacks, () => ({ ...this.args(), response }));
       if (!after) return { done: false, value: response };
       const replaced = await after;
-      return { done: false, value: replaced ? checkedCalls(replaced, this.refusals) : response };
+      return { done: false, value: replaced ? checkedCalls(replaced, this) : response };
     } catch (error) {
       return this.failed(error, received);
     }
@@ -123,9 +129,8 @@ class ModelCall implements AsyncIterableIterator<LlmResponse> {
   }
 
   /** Leaving early (the flow stopped reading, the run was cancelled) closes the model's stream. */
-  async return(): Promise<IteratorResult<LlmResponse, undefined>> {
-    if (this.state !== 'done') await this.close();
-    return DONE;
+  return(): Promise<IteratorResult<LlmResponse, undefined>> {
+    return this.state === 'done' ? Promise.resolve(DONE) : this.close();
   }
 
   private readonly args = (): ModelCallbackArgs =>
@@ -137,12 +142,21 @@ class ModelCall implements AsyncIterableIterator<LlmResponse> {
     return { done: false, value: response };
   }
 
-  private async close(): Promise<IteratorResult<LlmResponse, undefined>> {
+  /**
+   * Closes the model's stream. Not async: each step whose calls run closes the stream before it
+   * ends, and two async layers here were 3 promises of it (#24). A stream whose `return()`
+   * throws rejects, as an async one would.
+   */
+  private close(): Promise<IteratorResult<LlmResponse, undefined>> {
     this.state = 'done';
     const stream = this.stream;
     this.stream = undefined;
-    await stream?.return?.();
-    return DONE;
+    try {
+      const closing = stream?.return?.();
+      return closing === undefined ? Promise.resolve(DONE) : Promise.resolve(closing).then(done);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }
 
@@ -151,7 +165,7 @@ class ModelCall implements AsyncIterableIterator<LlmResponse> {
  * confirmation name is refused (only the flow asks for confirmation); arguments nested deeper than
  * `MAX_VALUE_DEPTH` are replaced by `{}` so the event can be stored, and the call is refused.
  */
-function checkedCalls(response: LlmResponse, refusals: Map<string, string>): LlmResponse {
+function checkedCalls(response: LlmResponse, owner: { refusals: Map<string, string> | undefined }): LlmResponse {
   const parts = response.content?.parts;
   if (!parts?.some((part) => part.functionCall)) return response;
   return {
@@ -163,26 +177,22 @@ function checkedCalls(response: LlmResponse, refusals: Map<string, string>): Llm
         if (!call) return part;
         const id = call.id || newFunctionCallId();
         const tooDeep = exceedsDepth(call.args);
-        if (!response.partial) {
-          if (call.name === REQUEST_CONFIRMATION_FUNCTION)
-            refusals.set(
-              id,
-              `"${REQUEST_CONFIRMATION_FUNCTION}" is reserved for adkit's confirmation protocol: only the framework asks the user for approval. Call the tool you need directly; if it needs approval, it asks.`,
-            );
-          else if (call.name === REQUEST_CREDENTIAL_FUNCTION)
-            refusals.set(
-              id,
-              `"${REQUEST_CREDENTIAL_FUNCTION}" is reserved for adkit's credential protocol: only the framework asks the user for a credential. Call the tool you need directly; if it needs one, it asks.`,
-            );
-          else if (tooDeep)
-            refusals.set(
-              id,
-              `The arguments of "${quoted(call.name)}" nest deeper than ${MAX_VALUE_DEPTH} levels, which is not accepted; call it again with flatter arguments.`,
-            );
-        }
+        const refusal = response.partial ? undefined : refusalOf(call.name, tooDeep);
+        if (refusal !== undefined) (owner.refusals ??= new Map()).set(id, refusal);
         if (id === call.id && !tooDeep) return part;
         return { ...part, functionCall: { ...call, id, ...(tooDeep ? { args: {} } : {}) } };
       }),
     },
   };
+}
+
+/** Why a complete call must not run, or undefined when it may. */
+function refusalOf(name: string, tooDeep: boolean): string | undefined {
+  if (name === REQUEST_CONFIRMATION_FUNCTION)
+    return `"${REQUEST_CONFIRMATION_FUNCTION}" is reserved for adkit's confirmation protocol: only the framework asks the user for approval. Call the tool you need directly; if it needs approval, it asks.`;
+  if (name === REQUEST_CREDENTIAL_FUNCTION)
+    return `"${REQUEST_CREDENTIAL_FUNCTION}" is reserved for adkit's credential protocol: only the framework asks the user for a credential. Call the tool you need directly; if it needs one, it asks.`;
+  if (tooDeep)
+    return `The arguments of "${quoted(name)}" nest deeper than ${MAX_VALUE_DEPTH} levels, which is not accepted; call it again with flatter arguments.`;
+  return undefined;
 }

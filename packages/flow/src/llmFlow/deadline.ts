@@ -46,6 +46,8 @@ class UntimedCall implements CallSignal {
   #controller?: AbortController;
   #cancelled = false;
   #reason: unknown;
+  /** What rejects the waits in progress: the first alone (a call waits once), any more in a set (#24). */
+  #waiter?: (error: unknown) => void;
   #waiting?: Set<(error: unknown) => void>;
   readonly #unlink: () => void;
 
@@ -74,8 +76,11 @@ class UntimedCall implements CallSignal {
     this.#cancelled = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    const waiter = this.#waiter;
     const waiting = this.#waiting;
+    this.#waiter = undefined;
     this.#waiting = undefined;
+    waiter?.(new RunAbortedError());
     if (waiting) for (const reject of waiting) reject(new RunAbortedError());
   }
 
@@ -87,19 +92,28 @@ class UntimedCall implements CallSignal {
     }
     if (!isThenable(work)) return Promise.resolve(work);
     return new Promise<T>((resolve, reject) => {
-      const waiting = (this.#waiting ??= new Set());
-      waiting.add(reject);
+      this.#wait(reject);
       work.then(
         (value) => {
-          waiting.delete(reject);
+          this.#done(reject);
           resolve(value);
         },
         (error: unknown) => {
-          waiting.delete(reject);
+          this.#done(reject);
           reject(error);
         },
       );
     });
+  }
+
+  #wait(reject: (error: unknown) => void): void {
+    if (this.#waiter === undefined) this.#waiter = reject;
+    else (this.#waiting ??= new Set()).add(reject);
+  }
+
+  #done(reject: (error: unknown) => void): void {
+    if (this.#waiter === reject) this.#waiter = undefined;
+    else this.#waiting?.delete(reject);
   }
 
   release(): void {

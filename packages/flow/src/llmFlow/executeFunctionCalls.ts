@@ -41,7 +41,7 @@ export interface FunctionCallBatch {
   /** Call id → the client's answer to a paused call of a resumable tool: `tool.resume` runs instead of `run`. */
   resumeResponses?: Readonly<Record<string, Record<string, unknown>>>;
   /** Call id → why the call is answered with an error without running (bad arguments, interrupted). */
-  refusals?: ReadonlyMap<string, string>;
+  refusals?: Pick<ReadonlyMap<string, string>, 'get'>;
 }
 
 interface CallRecord {
@@ -148,24 +148,22 @@ class FunctionCallRun implements AsyncIterableIterator<Event> {
       executed.outcome = await applyToolOutputBudget(invocation, executed);
       return executed;
     };
-    void Promise.all(
-      batch.calls.map((call) =>
-        limit(() => {
-          const executing = executeCall(batch, call, onProgress);
-          return budgeted ? executing.then(budget) : executing;
-        }),
-      ),
-    ).then(
-      (done) => {
-        this.records = done;
-        this.settled = true;
-        this.wake?.();
-      },
-      () => {
-        this.settled = true;
-        this.wake?.();
-      },
-    );
+    const run = (call: FunctionCall) =>
+      limit(() => {
+        const executing = executeCall(batch, call, onProgress);
+        return budgeted ? executing.then(budget) : executing;
+      });
+    const failed = () => this.settle(undefined);
+    // One call, the common step, needs no `Promise.all` (its array, promise and handlers, #24).
+    if (batch.calls.length === 1) void run(batch.calls[0]!).then((record) => this.settle([record]), failed);
+    else void Promise.all(batch.calls.map(run)).then((records) => this.settle(records), failed);
+  }
+
+  /** Every call is done (`records`), or one threw (undefined: the run was cancelled). */
+  private settle(records: CallRecord[] | undefined): void {
+    this.records = records;
+    this.settled = true;
+    this.wake?.();
   }
 }
 

@@ -103,9 +103,9 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
       // The id of the model event being formed: its partial events share it with the complete one.
       // Made when the first event of it comes, not ahead (a step's last response leaves none unused).
       let eventId: string | undefined;
-      const refusals = new Map<string, string>();
       try {
-        for await (const response of callModel(agent, context, model, request, actions, refusals)) {
+        const modelCall = callModel(agent, context, model, request, actions);
+        for await (const response of modelCall) {
           if (!response.content && !response.errorCode && !response.interrupted && !(response.partial && response.toolCallDelta)) continue;
           const event = modelEvent(context, request, response, (eventId ??= newId()), response.partial ? undefined : actions);
           if (!response.partial) {
@@ -127,7 +127,7 @@ export async function* runLlmFlow(agent: LlmAgent, context: InvocationContext): 
             callbacks,
             maxConcurrency: agent.maxToolConcurrency,
             toolTimeoutMs: agent.toolTimeoutMs,
-            refusals,
+            refusals: modelCall.refusals,
           });
           // What withCredentialRequests does, without its layer for the events that ask for nothing.
           for await (const outcome of executed)

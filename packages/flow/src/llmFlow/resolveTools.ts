@@ -36,7 +36,8 @@ export class ToolResolver {
     private readonly reserved: readonly string[] = [],
   ) {}
 
-  private readonly reported = new Set<string>();
+  /** Made when the first problem is reported: most runs have none (#24). */
+  private reported?: Set<string>;
 
   /**
    * The run's tools; `context` is made only on the first call, which lists them (#24). A promise
@@ -51,8 +52,9 @@ export class ToolResolver {
   unreported(problems: readonly StepProblem[]): readonly StepProblem[] {
     // Most steps have none: no array is made for them (#24).
     if (problems.length === 0) return NO_PROBLEMS;
-    const fresh = problems.filter((problem) => !this.reported.has(problem.message));
-    for (const problem of fresh) this.reported.add(problem.message);
+    const reported = (this.reported ??= new Set());
+    const fresh = problems.filter((problem) => !reported.has(problem.message));
+    for (const problem of fresh) reported.add(problem.message);
     return fresh;
   }
 
