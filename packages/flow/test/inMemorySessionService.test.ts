@@ -37,3 +37,46 @@ describe('InMemorySessionService: the caller\'s session after appendEvent (#24)'
     expect(reloaded!.events[0]!.actions.stateDelta).toEqual({ kept: 1 });
   });
 });
+
+// #24: sessions are kept by app, then user, then id (no key string joined per read and append).
+describe('InMemorySessionService: sessions kept by app, user and id', () => {
+  it('keeps apart keys that a joined key would mix up (names holding the NUL character the join used)', async () => {
+    const service = new InMemorySessionService();
+    const keys = [
+      { appName: 'a\u0000b', userId: 'c', sessionId: 's' },
+      { appName: 'a', userId: 'b\u0000c', sessionId: 's' },
+      { appName: 'a', userId: 'b', sessionId: 'c\u0000s' },
+      { appName: 'a\u0000b\u0000c', userId: '', sessionId: 's' },
+    ];
+    for (const [i, key] of keys.entries()) await service.createSession({ ...key, state: { n: i, 'user:u': i, 'app:a': i } });
+    for (const [i, key] of keys.entries()) {
+      const session = await service.getSession(key);
+      expect(session?.state, JSON.stringify(key)).toMatchObject({ n: i, 'user:u': i });
+      await service.appendEvent(session!, createEvent({ invocationId: 'i', author: 'user', actions: { stateDelta: { appended: i } } }));
+    }
+    for (const [i, key] of keys.entries()) expect((await service.getSession(key))!.state.appended).toBe(i);
+    await service.deleteSession(keys[0]!);
+    expect(await service.getSession(keys[0]!)).toBeUndefined();
+    for (const key of keys.slice(1)) expect(await service.getSession(key)).toBeDefined();
+  });
+
+  it("lists every user's sessions of an app in the order they were created, and one user's in theirs", async () => {
+    const service = new InMemorySessionService();
+    const made = ['ada', 'bob', 'ada', 'cy', 'bob', 'ada'].map((userId, i) => ({ appName: 'app', userId, sessionId: `s${i}` }));
+    for (const key of made) await service.createSession(key);
+    await service.createSession({ appName: 'other', userId: 'ada', sessionId: 'elsewhere' });
+    // An append changes a session's version, not its place.
+    const first = await service.getSession(made[0]!);
+    await service.appendEvent(first!, createEvent({ invocationId: 'i', author: 'user' }));
+    expect((await service.listSessions({ appName: 'app' })).map((session) => session.id)).toEqual(['s0', 's1', 's2', 's3', 's4', 's5']);
+    expect((await service.listSessions({ appName: 'app', userId: 'ada' })).map((session) => session.id)).toEqual(['s0', 's2', 's5']);
+    // Deleting every session of a user and of an app leaves nothing listed, and they can start again.
+    for (const key of made.filter((key) => key.userId === 'bob')) await service.deleteSession(key);
+    expect((await service.listSessions({ appName: 'app', userId: 'bob' })).map((session) => session.id)).toEqual([]);
+    await service.deleteSession({ appName: 'other', userId: 'ada', sessionId: 'elsewhere' });
+    expect(await service.listSessions({ appName: 'other' })).toEqual([]);
+    await service.createSession({ appName: 'other', userId: 'ada', sessionId: 'elsewhere' });
+    expect((await service.listSessions({ appName: 'other' })).map((session) => session.id)).toEqual(['elsewhere']);
+    expect((await service.listSessions({ appName: 'app' })).map((session) => session.id)).toEqual(['s0', 's2', 's3', 's5']);
+  });
+});
