@@ -26,6 +26,30 @@ describe('events', () => {
     expect(createEventActions({ stateDelta: { a: 1 } })).toEqual({ stateDelta: { a: 1 }, artifactDelta: {} });
   });
 
+  it('TC-12: createEventActions copies what it is given: both maps its own, every other own key kept, __proto__ as data', () => {
+    const stateDelta = { a: { nested: 1 } };
+    const given = JSON.parse('{"skipSummarization": true, "__proto__": {"admin": true}, "artifactDelta": {"f": 2}}') as Record<string, unknown>;
+    Object.assign(given, { stateDelta, startedToolCalls: ['c1'] });
+    const actions = createEventActions(given);
+    expect(JSON.stringify(actions)).toBe(
+      '{"stateDelta":{"a":{"nested":1}},"artifactDelta":{"f":2},"skipSummarization":true,"__proto__":{"admin":true},"startedToolCalls":["c1"]}',
+    );
+    // The two maps first, then the other keys in their order (one shape for every copy, #24).
+    expect(Object.keys(actions)).toEqual(['stateDelta', 'artifactDelta', 'skipSummarization', '__proto__', 'startedToolCalls']);
+    expect(Object.getPrototypeOf(actions)).toBe(Object.prototype);
+    expect((actions as { admin?: boolean }).admin).toBeUndefined();
+    // The maps are copies (one level, as before): a key added to the given map later is not in them.
+    expect(actions.stateDelta).not.toBe(stateDelta);
+    (stateDelta as Record<string, unknown>).later = true;
+    expect(actions.stateDelta).toEqual({ a: { nested: 1 } });
+    expect(actions.stateDelta.a).toBe(stateDelta.a);
+    // Inherited keys are not copied; a missing or empty map is a fresh one of its own.
+    const inherited = Object.create({ escalate: true }) as Record<string, unknown>;
+    expect(createEventActions(inherited)).toEqual({ stateDelta: {}, artifactDelta: {} });
+    const empty = {};
+    expect(createEventActions({ stateDelta: empty }).stateDelta).not.toBe(empty);
+  });
+
   it('isEmptyActions sees every field', () => {
     expect(isEmptyActions(createEventActions())).toBe(true);
     for (const change of [

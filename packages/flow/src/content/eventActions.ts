@@ -1,4 +1,5 @@
 import type { AuthConfig } from '../auth/authTypes.js';
+import { hasOwnKeys, setOwnProperty } from './ownProperty.js';
 
 /** A confirmation asked for, or given, for one tool call (spec HC-1). */
 export interface ToolConfirmation {
@@ -39,7 +40,18 @@ export interface EventActions {
 export function createEventActions(init?: Partial<EventActions>): EventActions {
   // Most events start with nothing: no spreads for them (a tenth of the calls' cost each, #24).
   if (init === undefined) return { stateDelta: {}, artifactDelta: {} };
-  return { ...init, stateDelta: { ...init.stateDelta }, artifactDelta: { ...init.artifactDelta } };
+  // One shape for every copy, its two maps first, the other keys after them: a spread of `init`,
+  // which comes in many shapes, took 3% of a runner turn (#24). Own keys only, `__proto__` as data.
+  const actions: EventActions = { stateDelta: copyMap(init.stateDelta), artifactDelta: copyMap(init.artifactDelta) };
+  for (const key in init)
+    if (key !== 'stateDelta' && key !== 'artifactDelta' && Object.hasOwn(init, key))
+      setOwnProperty(actions as unknown as Record<string, unknown>, key, init[key as keyof EventActions]);
+  return actions;
+}
+
+/** A shallow copy of a delta map; an empty or missing one is a fresh `{}`. */
+function copyMap<T>(map: Record<string, T> | undefined): Record<string, T> {
+  return hasOwnKeys(map) ? { ...map } : {};
 }
 
 /** True when the actions carry nothing worth persisting on their own. */
