@@ -20,6 +20,17 @@ describe('toJsonValue', () => {
     expect(() => toJsonValue({ s: Symbol('x') })).toThrow('$.s is a symbol');
     const shared = { x: 1 };
     expect(toJsonValue({ a: shared, b: shared })).toEqual({ a: { x: 1 }, b: { x: 1 } });
+    // The path names where the refused value is, whatever was copied before it (#24: built on refusal only).
+    expect(() => toJsonValue({ a: [1, { b: 2 }], c: { d: [0, 1, () => 1] } })).toThrow('$.c.d[2] is a function');
+    expect(() => toJsonValue([{ ok: 1 }, { toJSON: () => ({ n: 10n }) }])).toThrow('$[1].n is a BigInt (10n)');
+    const cycle: Record<string, unknown> = { list: [1] };
+    (cycle.list as unknown[]).push({ back: cycle });
+    expect(() => toJsonValue({ top: cycle })).toThrow('$.top.list[1].back refers back to one of its ancestors (a cycle)');
+    // Own keys only, __proto__ kept as data.
+    const hostile = Object.setPrototypeOf(JSON.parse('{"__proto__": {"x": 1}, "own": 2}'), { inherited: 1 }) as object;
+    const copied = toJsonValue(hostile) as Record<string, unknown>;
+    expect(Object.keys(copied)).toEqual(['__proto__', 'own']);
+    expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
   });
 });
 

@@ -168,7 +168,8 @@ export class ToolCallContext extends FlowContext implements ToolContext {
   readonly resumeState?: unknown;
   readonly #onProgress?: (progress: ProgressReport) => void;
   readonly #credentials?: CredentialManager;
-  readonly #asked?: Map<string, AuthConfig>;
+  /** Where the configs this call asks with are kept: read when it asks, so its map is made only then. */
+  readonly #askedIn: Pick<ContextSource, 'authConfigsAsked'>;
   #credential?: AuthCredential;
 
   constructor(source: ContextSource, init: ToolCallContextInit) {
@@ -176,7 +177,7 @@ export class ToolCallContext extends FlowContext implements ToolContext {
     this.#credentials = source.credentials;
     if (source.credentials) managers.set(this, source.credentials);
     bindConfirmationSecret(this, source.confirmationSecret);
-    this.#asked = source.authConfigsAsked;
+    this.#askedIn = source;
     if (!init.functionCallId)
       throw new AdkitError('TOOL_ERROR', 'A tool context needs the function call id of the call it answers.');
     this.functionCallId = init.functionCallId;
@@ -210,7 +211,7 @@ export class ToolCallContext extends FlowContext implements ToolContext {
       );
     this.actions.requestedAuthConfigs = { ...this.actions.requestedAuthConfigs };
     setOwnProperty(this.actions.requestedAuthConfigs, this.functionCallId, redactAuthConfig(config));
-    this.#asked?.set(this.functionCallId, config);
+    this.#askedIn.authConfigsAsked?.set(this.functionCallId, config);
     this.actions.skipSummarization = true;
   }
 

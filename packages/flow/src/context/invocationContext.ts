@@ -61,7 +61,12 @@ export class InvocationContext {
    * Call id → the full config (secrets included) a tool of this invocation asked with; never saved:
    * the flow hands it to the credential manager when it makes the consent request.
    */
-  readonly authConfigsAsked = new Map<string, AuthConfig>();
+  get authConfigsAsked(): Map<string, AuthConfig> {
+    // Made when a tool first asks: most invocations never do, and each agent's context is one more (#24).
+    return (this.#authConfigsAsked ??= new Map());
+  }
+
+  #authConfigsAsked?: Map<string, AuthConfig>;
   private readonly shared: { endInvocation: boolean; llmCalls: number };
 
   constructor(init: InvocationContextInit, shared = { endInvocation: false, llmCalls: 0 }) {

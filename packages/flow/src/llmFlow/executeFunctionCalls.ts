@@ -203,8 +203,8 @@ async function executeCall(
       actions,
       functionCall: call,
       functionCallId: id,
-      toolConfirmation: Object.hasOwn(batch.confirmations ?? {}, id) ? batch.confirmations![id] : undefined,
-      resumeState: Object.hasOwn(batch.resumeStates ?? {}, id) ? batch.resumeStates![id] : undefined,
+      toolConfirmation: ownEntry(batch.confirmations, id),
+      resumeState: ownEntry(batch.resumeStates, id),
       // Read lazily: a call's controller is made only for a tool that looks at its signal (#24).
       signal: () => cancel.signal,
       onProgress: (report) => onProgress(call, report),
@@ -216,7 +216,7 @@ async function executeCall(
       return record(await recoverUnknown(batch, placeholder, args, context, new Error(message)));
     }
 
-    const resumeResponse = Object.hasOwn(batch.resumeResponses ?? {}, id) ? batch.resumeResponses![id] : undefined;
+    const resumeResponse = ownEntry(batch.resumeResponses, id);
     if (resumeResponse && isResumableTool(tool)) {
       const response = cloneData(resumeResponse);
       const outcome = await callTool(tool, args, context, batch.callbacks, () =>
@@ -362,4 +362,9 @@ function visibleResult(response: Record<string, unknown>): Part[] {
       ? response.result
       : JSON.stringify(response);
   return [{ text }];
+}
+
+/** The table's own entry for `id`: none for a missing table, nor for an inherited key (no `{}` made per call, #24). */
+function ownEntry<T>(table: Readonly<Record<string, T>> | undefined, id: string): T | undefined {
+  return table !== undefined && Object.hasOwn(table, id) ? table[id] : undefined;
 }
