@@ -1,3 +1,4 @@
+import type { Part } from '../content/content.js';
 import type { Event } from '../content/event.js';
 
 /**
@@ -11,8 +12,11 @@ export function mayResume(events: readonly Event[], invocationId: string): boole
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;
     if (event.author !== 'user' && event.invocationId === invocationId) continue;
-    if (event.content?.parts?.some((part) => part.functionResponse)) return true;
+    if (event.content?.parts?.some(isFunctionResponse)) return true;
     if (event.author === 'user') return false;
   }
   return false;
 }
+
+// One predicate for every event looked at, not a closure made for each (#24).
+const isFunctionResponse = (part: Part): boolean => Boolean(part.functionResponse);

@@ -35,8 +35,9 @@ interface Running {
  */
 export function refuseRepeatedReply(context: InvocationContext, message: Content): Event | undefined {
   const parts = message.parts ?? [];
+  // A plain message, nearly every one, answers no call: no list made for it (#24).
+  if (!parts.some((part) => part.functionResponse?.id)) return undefined;
   const responses = parts.flatMap((part) => (part.functionResponse?.id ? [part.functionResponse] : []));
-  if (responses.length === 0) return undefined;
   const events = context.session.events;
   let scan: ConfirmationRequestScan | undefined;
   const scanOf = () => (scan ??= scanConfirmationRequests(events));
