@@ -26,6 +26,19 @@ describe('events', () => {
     expect(createEventActions({ stateDelta: { a: 1 } })).toEqual({ stateDelta: { a: 1 }, artifactDelta: {} });
   });
 
+  it('TC-12: createEvent: its fields in one order (id, time, invocation, author, the rest as given, actions); undefined ones left out', () => {
+    const content = createUserContent('hi');
+    const made = createEvent({ author: 'a', branch: undefined, content, invocationId: 'i', errorCode: 'E' });
+    expect(Object.keys(made)).toEqual(['id', 'timestamp', 'invocationId', 'author', 'content', 'errorCode', 'actions']);
+    expect(made.content).toBe(content);
+    const given = createEvent({ id: 'e1', timestamp: 5, invocationId: 'i', author: 'a', actions: { escalate: true } });
+    expect(given).toEqual({ id: 'e1', timestamp: 5, invocationId: 'i', author: 'a', actions: { stateDelta: {}, artifactDelta: {}, escalate: true } });
+    expect(Object.keys(given)).toEqual(['id', 'timestamp', 'invocationId', 'author', 'actions']);
+    // A caller without types that leaves out a required field gets no undefined-valued key for it.
+    const untyped = createEvent({ invocationId: undefined, author: undefined } as unknown as Parameters<typeof createEvent>[0]);
+    expect(Object.keys(untyped)).toEqual(['id', 'timestamp', 'actions']);
+  });
+
   it('TC-12: createEventActions copies what it is given: both maps its own, every other own key kept, __proto__ as data', () => {
     const stateDelta = { a: { nested: 1 } };
     const given = JSON.parse('{"skipSummarization": true, "__proto__": {"admin": true}, "artifactDelta": {"f": 2}}') as Record<string, unknown>;

@@ -56,12 +56,22 @@ export type EventInit = Partial<Omit<Event, 'actions'>> &
  * as `undefined` are left out, so the event is the same after a JSON round trip.
  */
 export function createEvent(init: EventInit): Event {
-  // A given id is used as it is: no random id made only to be overwritten.
-  const event: Record<string, unknown> = { id: init.id ?? newId(), timestamp: Date.now() };
+  // A given id is used as it is: no random id made only to be overwritten. The fields every event
+  // has come first, in one shape; the rest in the order given (#24: fewer stores by computed key).
+  const event: Record<string, unknown> = {
+    id: init.id ?? newId(),
+    timestamp: Date.now(),
+    invocationId: init.invocationId,
+    author: init.author,
+  };
   for (const key in init) {
+    if (key === 'id' || key === 'invocationId' || key === 'author' || key === 'actions') continue;
     const value = (init as Record<string, unknown>)[key];
-    if (value !== undefined && key !== 'actions') event[key] = value;
+    if (value !== undefined) event[key] = value;
   }
+  // Left out when not given (by a caller without types), as every other field is.
+  if (init.invocationId === undefined) delete event.invocationId;
+  if (init.author === undefined) delete event.author;
   event.actions = createEventActions(init.actions);
   return event as unknown as Event;
 }

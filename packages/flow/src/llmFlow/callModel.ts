@@ -8,6 +8,7 @@ import { REQUEST_CONFIRMATION_FUNCTION } from './buildContents.js';
 import { quoted } from './quoted.js';
 import { REQUEST_CREDENTIAL_FUNCTION } from '../auth/authTypes.js';
 import type { InvocationContext } from '../context/invocationContext.js';
+import type { FunctionCall } from '../content/content.js';
 import type { LlmAgent } from '../agents/llmAgent.js';
 import type { LlmRequest } from '../model/llmRequest.js';
 import type { LlmResponse } from '../model/llmResponse.js';
@@ -180,7 +181,10 @@ function checkedCalls(response: LlmResponse, owner: { refusals: Map<string, stri
         const refusal = response.partial ? undefined : refusalOf(call.name, tooDeep);
         if (refusal !== undefined) (owner.refusals ??= new Map()).set(id, refusal);
         if (id === call.id && !tooDeep) return part;
-        return { ...part, functionCall: { ...call, id, ...(tooDeep ? { args: {} } : {}) } };
+        // Written out, not spread from a conditional object: that spread took 3% of a turn (#24).
+        const checked: FunctionCall = { ...call, id };
+        if (tooDeep) checked.args = {};
+        return { ...part, functionCall: checked };
       }),
     },
   };
