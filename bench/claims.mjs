@@ -82,11 +82,11 @@ function turnGuarantees(results, times) {
 
 /**
  * What the validated call's guarantees cost at their least (the floor row of functionTool.bench.mjs:
- * its TypeBox check, the handler, one promise reaction), against the goal's bound.
+ * its TypeBox check, the handler, one promise reaction applying the FT-5 rules), against the goal's bound.
  */
 function callGuarantees(floor, bound) {
   return (
-    `The least any validated call with result rules can cost, the strict TypeBox check the tool makes first (FT-4: the arguments checked, unknown keys refused so that none reaches the handler), the handler and one promise reaction for its result (FT-5: the result turned into the response), took ${formatDuration(floor.ns)} in the same rounds; the goal allows ${formatDuration(bound.ns)} (${bound.name}). ` +
+    `The least any validated call with result rules can cost, the strict TypeBox check the tool makes first (FT-4: the arguments checked, unknown keys refused so that none reaches the handler), the handler and one promise reaction that turns its result into the response by the tool's own FT-5 rules (toJSON honoured, a non-object wrapped), took ${formatDuration(floor.ns)} in the same rounds; the goal allows ${formatDuration(bound.ns)} (${bound.name}). ` +
     (floor.ns > bound.ns
       ? 'Those guarantees alone exceed it, so the goal cannot be met while they run.'
       : `That leaves ${formatDuration(bound.ns - floor.ns)} for the rest of the call (the confirmation gate, the auth step, the response parts): the goal is missed on that work, not on the guarantees alone.`)
@@ -118,7 +118,7 @@ export const claims = [
         line({
           measure: 'validated 5-field function-tool call, vs a bare handler call',
           adkit: time(adkit),
-          anchor: `bare handler: ${time(bare)}` + (floor ? `; strict check + handler + one reaction: ${time(floor)} (${(floor.ns / bare.ns).toFixed(2)}×)` : ''),
+          anchor: `bare handler: ${time(bare)}` + (floor ? `; strict check + handler + FT-5 in one reaction: ${time(floor)} (${(floor.ns / bare.ns).toFixed(2)}×)` : ''),
           ratio: `${(adkit.ns / bare.ns).toFixed(2)}× the bare call`,
           // #24 tightened #18's ≤ 2×.
           goal: '≤ 1.5× a bare call',
