@@ -207,7 +207,6 @@ function ownEmptyCopy(value: object, sources: object[], targets: Target[]): unkn
   return queued(value, {}, sources, targets);
 }
 
-
 /**
  * `ownEmptyCopy` for frozen copies: an empty plain object or array is the shared frozen one, as no
  * one can tell it from a frozen copy of its own (every stored event has an empty state and artifact
