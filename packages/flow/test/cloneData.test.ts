@@ -163,6 +163,9 @@ describe('frozenEventCopy', () => {
       {},
       JSON.parse('{"stateDelta": {}, "artifactDelta": {}, "__proto__": {}}') as Record<string, unknown>,
     ];
+    // Actions that are no object at all (a hand-built or hostile event) are copied as they are.
+    for (const actions of [null, 5, 'text', [], [{}]])
+      expect(frozenEventCopy({ id: 'e', actions }).actions).toEqual(frozenCopy({ id: 'e', actions }).actions);
     for (const actions of others) {
       const event = { id: 'e', invocationId: 'i', author: 'a', timestamp: 1, actions };
       const stored = frozenEventCopy(event).actions as unknown;

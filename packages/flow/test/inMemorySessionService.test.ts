@@ -40,13 +40,16 @@ describe('InMemorySessionService: the caller\'s session after appendEvent (#24)'
 
 // #24: sessions are kept by app, then user, then id (no key string joined per read and append).
 describe('InMemorySessionService: sessions kept by app, user and id', () => {
-  it('keeps apart keys that a joined key would mix up (names holding the NUL character the join used)', async () => {
+  it('keeps apart keys that a joined key would mix up (names holding the NUL character the join used), and prototype names', async () => {
     const service = new InMemorySessionService();
     const keys = [
       { appName: 'a\u0000b', userId: 'c', sessionId: 's' },
       { appName: 'a', userId: 'b\u0000c', sessionId: 's' },
       { appName: 'a', userId: 'b', sessionId: 'c\u0000s' },
       { appName: 'a\u0000b\u0000c', userId: '', sessionId: 's' },
+      // Names that are keys of every object: a map takes them as any other.
+      { appName: '__proto__', userId: 'constructor', sessionId: 'toString' },
+      { appName: 'a', userId: '__proto__', sessionId: 'hasOwnProperty' },
     ];
     for (const [i, key] of keys.entries()) await service.createSession({ ...key, state: { n: i, 'user:u': i, 'app:a': i } });
     for (const [i, key] of keys.entries()) {

@@ -1,7 +1,7 @@
 // The own-key helpers the flow and the stores use on data from models, users and tools, tried with
 // `__proto__` keys, a polluted Object.prototype and objects without a prototype.
 import { describe, expect, it } from 'vitest';
-import { copyOwn, hasOwnKeys, ownValue, setOwnProperty } from '../src/content/ownProperty.js';
+import { assignOwn, copyOwn, hasOwnKeys, ownValue, setOwnProperty } from '../src/content/ownProperty.js';
 
 describe('own properties', () => {
   it('hasOwnKeys: own enumerable keys only, never inherited ones, also from a polluted Object.prototype', () => {
@@ -29,5 +29,15 @@ describe('own properties', () => {
     expect(Object.hasOwn(copy, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(ownValue({}, 'toString')).toBeUndefined();
+  });
+
+  it('assignOwn copies own keys only, under a prefix when given, __proto__ as data', () => {
+    const source = Object.setPrototypeOf(JSON.parse('{"__proto__": {"evil": true}, "a": 1}'), { inherited: 2 }) as Record<string, unknown>;
+    const target: Record<string, unknown> = { kept: 0 };
+    assignOwn(target, source);
+    assignOwn(target, source, 'app:');
+    expect(Object.keys(target)).toEqual(['kept', '__proto__', 'a', 'app:__proto__', 'app:a']);
+    expect(Object.getPrototypeOf(target)).toBe(Object.prototype);
+    expect(target.inherited).toBeUndefined();
   });
 });

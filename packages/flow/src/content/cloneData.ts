@@ -72,18 +72,10 @@ const BARE_ACTIONS = Object.freeze({ stateDelta: EMPTY_OBJECT, artifactDelta: EM
 function copyKept(value: object): unknown {
   if (Array.isArray(value) || !isPlainObject(value)) return copyNested(value, true, 0);
   const object = new KeptObject();
-  let empty = true;
-  for (const key in value) {
-    if (ownOnly && !Object.hasOwn(value, key)) continue;
-    empty = false;
-    const child = (value as Record<string, unknown>)[key];
-    if (typeof child !== 'object' || child === null) setOwnProperty(object, key, copyPrimitive(child));
-    else {
-      const copy = copyNested(child, true, 1);
-      setOwnProperty(object, key, key === 'actions' && isBareActions(copy) ? BARE_ACTIONS : copy);
-    }
-  }
-  return empty ? EMPTY_OBJECT : Object.freeze(object);
+  if (!fillObject(object, value, true, 0)) return EMPTY_OBJECT;
+  // Replaced in its place, before the event is frozen.
+  if (Object.hasOwn(object, 'actions') && isBareActions(object.actions)) object.actions = BARE_ACTIONS;
+  return Object.freeze(object);
 }
 
 /**
@@ -91,6 +83,7 @@ function copyKept(value: object): unknown {
  * then nobody can tell `BARE_ACTIONS` from it. Checked on the copy, so no getter is read twice.
  */
 function isBareActions(copy: unknown): boolean {
+  if (typeof copy !== 'object' || copy === null) return false;
   let count = 0;
   for (const key in copy as object) {
     if (key !== (count === 0 ? 'stateDelta' : count === 1 ? 'artifactDelta' : undefined)) return false;
@@ -141,19 +134,24 @@ function copyNested(value: object, freeze: boolean, depth: number): unknown {
   }
   if (!isPlainObject(value)) return structuredClone(value);
   const object: Record<string, unknown> = {};
-  let empty = true;
+  const filled = fillObject(object, value, freeze, depth);
+  if (!freeze) return object;
+  return filled ? Object.freeze(object) : EMPTY_OBJECT;
+}
+
+/** Fills `object` with copies of the keys of `value` (a plain object at `depth`); false when it has none. */
+function fillObject(object: Record<string, unknown>, value: object, freeze: boolean, depth: number): boolean {
+  let filled = false;
   for (const key in value) {
     // Own keys only: what a polluted Object.prototype carries is never copied in as data.
     if (ownOnly && !Object.hasOwn(value, key)) continue;
-    empty = false;
-    const child = (value as Record<string, unknown>)[key];
-    setOwnProperty(object, key, typeof child !== 'object' || child === null ? copyPrimitive(child) : copyNested(child, freeze, depth + 1));
+    filled = true;
+    setOwnProperty(object, key, copyChild((value as Record<string, unknown>)[key], freeze, depth));
   }
-  if (!freeze) return object;
-  return empty ? EMPTY_OBJECT : Object.freeze(object);
+  return filled;
 }
 
-/** The copy of a child of an array at `depth`: a primitive as it is, an object one level deeper. */
+/** The copy of a child of an array or object at `depth`: a primitive as it is, an object one level deeper. */
 function copyChild(child: unknown, freeze: boolean, depth: number): unknown {
   return typeof child !== 'object' || child === null ? copyPrimitive(child) : copyNested(child, freeze, depth + 1);
 }

@@ -23,6 +23,15 @@ export function hasOwnKeys(value: object | undefined): boolean {
 /** A shallow copy of a plain object that keeps `__proto__` keys as data. */
 export function copyOwn(source: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(source)) setOwnProperty(copy, key, source[key]);
+  assignOwn(copy, source);
   return copy;
+}
+
+/**
+ * `target[prefix + key] = source[key]` for each own key of `source`, `__proto__` kept as data
+ * (`Object.assign` would change the target's prototype instead). A walk, not `Object.keys` or
+ * `Object.entries`: a session read or an applied event pays for no array of them (#24).
+ */
+export function assignOwn(target: Record<string, unknown>, source: Record<string, unknown>, prefix = ''): void {
+  for (const key in source) if (Object.hasOwn(source, key)) setOwnProperty(target, prefix + key, source[key]);
 }

@@ -1,7 +1,7 @@
 import { cloneData, frozenEventCopy } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
 import { newId } from '../content/ids.js';
-import { hasOwnKeys, setOwnProperty } from '../content/ownProperty.js';
+import { assignOwn, hasOwnKeys } from '../content/ownProperty.js';
 import type {
   CreateSessionRequest,
   GetSessionRequest,
@@ -153,9 +153,4 @@ function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, 
   let map = outer.get(key);
   if (!map) outer.set(key, (map = new Map()));
   return map;
-}
-
-/** `Object.assign` that keeps a `__proto__` key as data instead of changing the target's prototype. */
-function assignOwn(target: Record<string, unknown>, source: Record<string, unknown>): void {
-  for (const key of Object.keys(source)) setOwnProperty(target, key, source[key]);
 }

@@ -1,6 +1,6 @@
 import { frozenEventCopy } from '../content/cloneData.js';
 import type { Event } from '../content/event.js';
-import { setOwnProperty } from '../content/ownProperty.js';
+import { assignOwn, setOwnProperty } from '../content/ownProperty.js';
 import type { Session } from './session.js';
 import { STATE_PREFIX } from './state.js';
 
@@ -25,18 +25,10 @@ export function splitStateDelta(delta: Record<string, unknown> | undefined): Sco
 /** Merges stored scopes back into one state object, app and user keys with their prefixes. */
 export function mergeScopedState(scoped: ScopedStateDelta): Record<string, unknown> {
   const state: Record<string, unknown> = {};
-  assignPrefixed(state, '', scoped.session);
-  assignPrefixed(state, STATE_PREFIX.app, scoped.app);
-  assignPrefixed(state, STATE_PREFIX.user, scoped.user);
+  assignOwn(state, scoped.session);
+  assignOwn(state, scoped.app, STATE_PREFIX.app);
+  assignOwn(state, scoped.user, STATE_PREFIX.user);
   return state;
-}
-
-/**
- * `target[prefix + key] = value` for each own key of `source`, `__proto__` kept as data. A walk,
- * not `Object.entries`: every session read and every event applied pays none of its arrays (#24).
- */
-function assignPrefixed(target: Record<string, unknown>, prefix: string, source: Record<string, unknown>): void {
-  for (const key in source) if (Object.hasOwn(source, key)) setOwnProperty(target, prefix === '' ? key : prefix + key, source[key]);
 }
 
 /**
@@ -74,7 +66,7 @@ export function eventForStorage(event: Event): Event {
  * update time and, when given, the session's new stored `version`.
  */
 export function applyEventToSession(session: Session, event: Event, version?: number, listed: Event = event): void {
-  assignPrefixed(session.state, '', event.actions.stateDelta);
+  assignOwn(session.state, event.actions.stateDelta);
   session.events.push(listed);
   session.lastUpdateTime = event.timestamp;
   if (version !== undefined) session.version = version;
