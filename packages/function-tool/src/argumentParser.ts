@@ -8,7 +8,18 @@ import { hasDefaults, strictSchema } from './strictSchema.js';
  * Synchronous for TypeBox; a native promise when a Standard Schema's validator is async, which
  * then gets the call's signal (`ctx.signal`, read only then: reading it makes the call's controller).
  */
-export type ArgumentParser<P extends AnySchema> = (args: unknown, ctx?: Pick<ToolContext, 'signal'>) => SchemaOutput<P> | Promise<SchemaOutput<P>>;
+export interface ArgumentParser<P extends AnySchema> {
+  (args: unknown, ctx?: Pick<ToolContext, 'signal'>): SchemaOutput<P> | Promise<SchemaOutput<P>>;
+  /**
+   * True for arguments the parser would return as they are (they pass the strict check and the
+   * schema has no defaults to fill in): a caller may then skip the parser (#24). Absent when the
+   * parser always builds its value (a Standard Schema's output).
+   */
+  readonly asIs?: (args: unknown) => boolean;
+}
+
+/** A TypeBox schema's parser: synchronous, and `asIs` when the schema has no defaults. */
+type TypeBoxParser<P extends TSchema> = ((args: unknown) => Static<P>) & { readonly asIs?: (args: unknown) => boolean };
 
 /**
  * The argument parser of one tool (FT-4 step 3). The schema is checked now, at construction
@@ -24,21 +35,22 @@ export type ArgumentParser<P extends AnySchema> = (args: unknown, ctx?: Pick<Too
  * - still invalid: an `INVALID_ARGUMENTS` ToolError listing each problem as `path: message` (at
  *   most 8, naming the field) and the expected fields.
  */
-export function lazyArgumentParser<P extends TSchema>(toolName: string, parameters: P): () => Promise<(args: unknown) => Static<P>> {
+export function lazyArgumentParser<P extends TSchema>(toolName: string, parameters: P): () => Promise<TypeBoxParser<P>> {
   checkSchemaSyntax(parameters);
   const strict = strictSchema(parameters);
   const fillDefaults = hasDefaults(parameters);
-  let building: Promise<(args: unknown) => Static<P>> | undefined;
-  const build = async (): Promise<(args: unknown) => Static<P>> => {
+  let building: Promise<TypeBoxParser<P>> | undefined;
+  const build = async (): Promise<TypeBoxParser<P>> => {
     const [compiled, fast] = await Promise.all([compileSchema(parameters), compileSchema(strict).catch(() => undefined)]);
     const fastCheck = fast?.check ?? compiled.check;
-    return (args) => {
+    const parse = (args: unknown): Static<P> => {
       const value = args ?? {};
       if (fastCheck(value)) return (fillDefaults ? compiled.coerce(value) : value) as Static<P>;
       const coerced = compiled.coerce(value);
       if (compiled.check(coerced)) return coerced;
       throw invalidArgumentsError(toolName, compiled.problems(coerced), parameters);
     };
+    return fillDefaults ? parse : Object.assign(parse, { asIs: fastCheck });
   };
   return () => (building ??= build());
 }

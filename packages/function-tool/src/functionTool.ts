@@ -59,6 +59,14 @@ interface Compiled<P extends AnySchema> {
    * Standard Schema response, whose validator may need the call's signal.
    */
   finish: ((value: unknown) => Converted | Promise<Converted>) | undefined;
+  /**
+   * The common call with nothing between the model's arguments and the handler, when the tool has
+   * such calls (#24): TypeBox parameters without defaults, no confirmation option, no auth, FT-5
+   * without a signal. A call whose arguments pass `asIs` and that carries no confirmation runs the
+   * handler on them, then `finish`: what the parser, the gate and the auth step would do, without
+   * their frames.
+   */
+  direct: { asIs: (args: unknown) => boolean; finish: (value: unknown) => Converted | Promise<Converted> } | undefined;
 }
 
 type Converted = Record<string, unknown> | undefined;
@@ -68,6 +76,7 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
   readonly response?: AnySchema;
   private readonly declared: FunctionDeclaration;
   private readonly confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void> | undefined;
+  private readonly asksConfirmation: boolean;
   private readonly execute: (args: SchemaOutput<P>, ctx: ToolContext) => unknown;
   private readonly authorize?: (ctx: ToolContext, execute: () => unknown) => Promise<AuthorizedOutcome>;
   private readonly parser: () => Promise<ArgumentParser<P>>;
@@ -83,6 +92,7 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     this.parameters = options.parameters;
     this.parser = prepared.parser;
     this.confirm = prepared.confirm;
+    this.asksConfirmation = prepared.asksConfirmation;
     this.execute = options.execute;
     this.authorize = authStep(`functionTool "${options.name}"`, options.auth);
     const declaration = prepared.declaration;
@@ -114,6 +124,8 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
     try {
       const compiled = this.compiled;
       if (compiled === undefined) return this.compileAndRun(ctx, args);
+      const direct = compiled.direct;
+      if (direct !== undefined && direct.asIs(args) && ctx.toolConfirmation === undefined) return settle(this.execute(args as SchemaOutput<P>, ctx), direct.finish);
       // A Standard Schema validator that answers later reads ctx.signal (which makes the call's controller) then.
       const parsed = compiled.parse(args, ctx);
       // The parsers answer later only with a native promise (a Standard Schema's async validator).
@@ -145,11 +157,7 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
 
   private callHandler(ctx: ToolContext, input: SchemaOutput<P>, compiled: Compiled<P>): Promise<Record<string, unknown> | undefined> {
     if (this.authorize !== undefined) return this.callAuthorized(this.authorize, ctx, input, compiled);
-    const finish = compiled.finish ?? finishWithSignal(compiled.convert, ctx);
-    const result = this.execute(input, ctx);
-    // What `Promise.resolve` would return as it is (a native promise), without the call.
-    if (result instanceof Promise && result.constructor === Promise) return result.then(finish);
-    return isThenable(result) ? Promise.resolve(result).then(finish) : Promise.resolve(finish(result));
+    return settle(this.execute(input, ctx), compiled.finish ?? finishWithSignal(compiled.convert, ctx));
   }
 
   /** The handler behind the auth step (AU-7): pending until the user consents, then FT-5. */
@@ -167,8 +175,17 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
   private async compile(): Promise<Compiled<P>> {
     const [parse, convert] = await Promise.all([this.parser(), this.converter()]);
     const finish = this.resultNeedsSignal ? undefined : (value: unknown) => keepResponseParts(value, convert(value));
-    return (this.compiled = { parse, convert, finish });
+    const direct =
+      parse.asIs !== undefined && finish !== undefined && !this.asksConfirmation && this.authorize === undefined ? { asIs: parse.asIs, finish } : undefined;
+    return (this.compiled = { parse, convert, finish, direct });
   }
+}
+
+/** The handler's value, then FT-5: one promise reaction for a native promise or a plain value. */
+function settle(result: unknown, finish: (value: unknown) => Converted | Promise<Converted>): Promise<Converted> {
+  // What `Promise.resolve` would return as it is (a native promise), without the call.
+  if (result instanceof Promise && result.constructor === Promise) return result.then(finish);
+  return isThenable(result) ? Promise.resolve(result).then(finish) : Promise.resolve(finish(result));
 }
 
 /** FT-5 for one call whose converter may need its signal (a Standard Schema response). */

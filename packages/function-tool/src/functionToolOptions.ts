@@ -82,6 +82,12 @@ export interface PreparedFunctionTool<P extends AnySchema> {
    * so a plain call does not wait for a promise.
    */
   confirm: (ctx: ToolContext, args: SchemaOutput<P>) => Promise<void> | undefined;
+  /**
+   * Whether `requireConfirmation` asks for anything (it is set, and not `false`). When not,
+   * `confirm` has work only for a call that carries a confirmation (HC-2 refuses one sent to a
+   * tool that asks for none).
+   */
+  asksConfirmation: boolean;
   declaration: FunctionDeclaration;
 }
 
@@ -108,7 +114,7 @@ export function prepareFunctionTool<P extends AnySchema>(
   } catch (error) {
     throw new ConfigError(`${label}: the parameters schema does not compile: ${errorMessage(error)}`, { cause: error });
   }
-  return { parser, confirm, declaration: declare(options, plainJson(options.parameters as TSchema)) };
+  return { parser, confirm, asksConfirmation: asksConfirmation(options), declaration: declare(options, plainJson(options.parameters as TSchema)) };
 }
 
 /**
@@ -129,7 +135,11 @@ function prepareStandard<P extends AnySchema>(
   assertRest(label, options);
   const confirm = confirmationStep(label, options.name, options.requireConfirmation === undefined ? false : options.requireConfirmation);
   const parser = Promise.resolve(standardArgumentParser<P>(options.name, check));
-  return { parser: () => parser, confirm, declaration: declare(options, check.jsonSchema) };
+  return { parser: () => parser, confirm, asksConfirmation: asksConfirmation(options), declaration: declare(options, check.jsonSchema) };
+}
+
+function asksConfirmation(options: { requireConfirmation?: unknown }): boolean {
+  return options.requireConfirmation !== undefined && options.requireConfirmation !== false;
 }
 
 function assertRest(label: string, options: { execute: unknown; response?: unknown }): void {

@@ -61,4 +61,32 @@ describe('function tool: synchronous steps without awaits (#24)', () => {
       await expect(refused).rejects.toMatchObject({ code: 'INVALID_RESULT' });
     }
   });
+
+  // The direct path (#24): a compiled tool without confirmation, auth or defaults hands arguments
+  // that pass the strict check straight to the handler. Tried on it: a getter that throws, own
+  // `__proto__` and `constructor` keys from JSON.parse, and a confirmation sent to the tool.
+  it('the direct path: a throwing getter is a rejection; prototype keys never reach the handler; a confirmation is still refused (HC-2)', async () => {
+    const received: unknown[] = [];
+    const tool = functionTool({ name: 'direct', description: 'Direct.', parameters, execute: (args) => (received.push(args), { ok: true }) });
+    await tool.run(ctx, { n: 1 });
+    const hostile = Object.defineProperty({}, 'n', {
+      enumerable: true,
+      get() {
+        throw new Error('getter ran');
+      },
+    });
+    const thrown = tool.run(ctx, hostile);
+    expect(thrown).toBeInstanceOf(Promise);
+    await expect(thrown).rejects.toThrow('getter ran');
+    for (const text of ['{"n": 2, "__proto__": {"polluted": true}}', '{"n": 3, "constructor": {"prototype": {"polluted": true}}}']) {
+      await expect(tool.run(ctx, JSON.parse(text))).resolves.toEqual({ ok: true });
+      const args = received.at(-1) as Record<string, unknown>;
+      expect(Object.keys(args)).toEqual(['n']);
+      expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const confirmed = createToolContext({ toolConfirmation: { confirmed: false } });
+    await expect(tool.run(confirmed, { n: 4 })).rejects.toMatchObject({ code: 'CALL_REJECTED' });
+    expect(received).toHaveLength(3);
+  });
 });
