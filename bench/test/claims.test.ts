@@ -58,7 +58,7 @@ describe('the runner turn claim', () => {
 
 describe('the validated call claims', () => {
   const ns = (n: number) => ({ ns: n, samples: [n] });
-  const calls = (floor: number, peer = 1000) =>
+  const calls = (floor: number, peer = 1000, results = floor - 30) =>
     evaluateClaims(
       new Map([
         [
@@ -69,6 +69,7 @@ describe('the validated call claims', () => {
               { bench: 'functionTool', id: 'toolCall.peer', case: 'peer', ...ns(peer) },
               { bench: 'functionTool', id: 'toolCall.bare', case: 'bare', ...ns(140) },
               { bench: 'functionTool', id: 'toolCall.floor', case: 'floor', ...ns(floor) },
+              { bench: 'functionTool', id: 'toolCall.results', case: 'results', ...ns(results) },
             ],
           },
         ],
@@ -88,5 +89,11 @@ describe('the validated call claims', () => {
     const [peer, bare] = calls(180, 1200);
     expect(peer.status).toBe('met');
     expect(bare.guarantees).toContain('That leaves 30.0 ns for the rest of the call');
+  });
+
+  it('split the floor into what FT-5 and FT-4 each cost', () => {
+    const [peer, bare] = calls(230, 1000, 190);
+    for (const claim of [peer, bare])
+      expect(claim.guarantees).toContain("Of the floor's 90.0 ns over the bare call, FT-5's reaction took 50.0 ns (the handler with the reaction alone: 190.0 ns) and FT-4's strict check 40.0 ns.");
   });
 });
