@@ -125,7 +125,7 @@ class FunctionToolImpl<P extends AnySchema> extends BaseTool implements Function
       const compiled = this.compiled;
       if (compiled === undefined) return this.compileAndRun(ctx, args);
       const direct = compiled.direct;
-      if (direct !== undefined && direct.asIs(args) && ctx.toolConfirmation === undefined) return settle(this.execute(args as SchemaOutput<P>, ctx), direct.finish);
+      if (direct !== undefined && ctx.toolConfirmation === undefined && direct.asIs(args)) return settle(this.execute(args as SchemaOutput<P>, ctx), direct.finish);
       // A Standard Schema validator that answers later reads ctx.signal (which makes the call's controller) then.
       const parsed = compiled.parse(args, ctx);
       // The parsers answer later only with a native promise (a Standard Schema's async validator).
